@@ -1,0 +1,48 @@
+/**
+ * Port: execution on a network. The chain quotes swaps against its liquidity, takes signed swaps,
+ * and reports each trade's later life (inclusion, confirmation, failure) through `MarketReactor`.
+ * Funds move here, atomically with the event that moves them: a confirmed swap consumes the hold
+ * and credits the output, a failed one releases the hold, and gas is burned from the native token.
+ */
+import { Context, type Effect } from "effect"
+import type { Network } from "./Network.ts"
+import type { TradeEvent } from "./TradeMachine.ts"
+
+export interface SwapQuote {
+  /** What the pool pays for `amountIn` now, before the platform fee, in `tokenOut` base units. */
+  readonly grossOut: bigint
+  /** Percent the execution price is worse than the market price. */
+  readonly priceImpactPercent: number
+  /** Estimated gas in the native token's base units. */
+  readonly gasFee: bigint
+}
+
+export interface SwapRequest {
+  readonly network: Network
+  readonly tokenIn: string
+  readonly tokenOut: string
+  readonly amountIn: bigint
+}
+
+/** A swap the wallet is about to sign; its funds are already held under `tradeId`. */
+export interface SwapIntent extends SwapRequest {
+  readonly tradeId: string
+  readonly accountId: string
+  readonly walletAddress: string
+  readonly minAmountOut: bigint
+  readonly delegatedSigning: boolean
+}
+
+export class Chain extends Context.Service<Chain, {
+  readonly quote: (request: SwapRequest) => Effect.Effect<SwapQuote>
+  /**
+   * Starts a swap's life. Answers the events that happen at once (with delegated signing: the
+   * broadcast); everything later arrives through `MarketReactor.onTradeEvent`.
+   */
+  readonly submit: (intent: SwapIntent) => Effect.Effect<ReadonlyArray<TradeEvent>>
+  /**
+   * The wallet's decision on a swap awaiting approval: broadcast it, or drop it and release its
+   * hold. Answers the event to record.
+   */
+  readonly decide: (tradeId: string, approve: boolean) => Effect.Effect<TradeEvent>
+}>()("@swapdesk/core/Chain") {}

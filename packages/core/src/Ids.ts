@@ -1,0 +1,24 @@
+/**
+ * Resource identifiers: a type prefix and a URL-safe random body. Where the randomness comes from
+ * is a port: a CSPRNG in production, the scenario seed on the simulator (so a run replays exactly).
+ */
+import { Context, Effect } from "effect"
+
+export const idPrefixes = {
+  alert: "alrt_",
+  trade: "trd_",
+  order: "ord_",
+  apiKey: "key_",
+  webhook: "whk_",
+  account: "acct_"
+} as const
+export type IdKind = keyof typeof idPrefixes
+
+export class IdGenerator extends Context.Service<IdGenerator, {
+  /** A fresh id of the kind, e.g. `trd_4fQx…`. */
+  readonly next: (kind: IdKind) => Effect.Effect<string>
+  /** A fresh opaque token of `length` base62 characters (key secrets, webhook secrets, tx hashes). */
+  readonly token: (length: number) => Effect.Effect<string>
+}>()("@swapdesk/core/IdGenerator") {}
+
+export const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -1,0 +1,8 @@
+/**
+ * API key scopes (contract section 2): what each key may do.
+ */
+import { Schema } from "effect"
+
+export const scopes = ["read", "trade", "alerts", "account"] as const
+export const ApiScope = Schema.Literals(scopes)
+export type ApiScope = typeof ApiScope.Type

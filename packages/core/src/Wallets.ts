@@ -1,0 +1,41 @@
+/**
+ * Port: the accounts' connected wallets, their balances and the holds that reserve funds for
+ * pending trades and open orders. Reserving is atomic: funds behind one hold never back another.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { InsufficientBalance } from "./Errors.ts"
+import type { Network } from "./Network.ts"
+
+export interface WalletInfo {
+  readonly network: Network
+  readonly address: string
+  /** Trades are signed at once, without a manual approval step. */
+  readonly delegatedSigning: boolean
+}
+
+export interface Balance {
+  readonly free: bigint
+  readonly reserved: bigint
+}
+
+export interface Hold {
+  /** The trade or order the funds are held for. */
+  readonly holdId: string
+  readonly accountId: string
+  readonly network: Network
+  readonly token: string
+  readonly amount: bigint
+}
+
+export class Wallets extends Context.Service<Wallets, {
+  readonly wallet: (accountId: string, network: Network) => Effect.Effect<Option.Option<WalletInfo>>
+  readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<WalletInfo>>
+  /** Every token the wallet holds or has held, in base units. */
+  readonly balances: (accountId: string, network: Network) => Effect.Effect<ReadonlyMap<string, Balance>>
+  /** Moves `amount` from free to reserved under `holdId`, or fails without moving anything. */
+  readonly reserve: (hold: Hold) => Effect.Effect<void, InsufficientBalance>
+  /** Returns a hold's funds to free balance (a cancelled order, a trade that never started). */
+  readonly release: (holdId: string) => Effect.Effect<void>
+  /** The wallet's signature over an off-chain order. */
+  readonly signOrder: (accountId: string, network: Network, orderId: string) => Effect.Effect<string>
+}>()("@swapdesk/core/Wallets") {}
