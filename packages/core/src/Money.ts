@@ -8,7 +8,12 @@ import { Decimal } from "decimal.js"
 import { Result } from "effect"
 
 /** Enough significant digits for 10^30 at 18 decimals, with room to spare: never the default 20. */
-export const MoneyDecimal = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 })
+export const MoneyDecimal = Decimal.clone({
+  precision: 80,
+  rounding: Decimal.ROUND_HALF_EVEN,
+  toExpNeg: -100,
+  toExpPos: 100
+})
 export type MoneyDecimal = Decimal
 
 /** The platform fee: a flat 0.25% of the gross output, in `tokenOut`. */
@@ -28,7 +33,9 @@ const AMOUNT_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/
 export const parseAmount = (text: string, decimals: number): Result.Result<bigint, string> => {
   const match = AMOUNT_PATTERN.exec(text)
   if (match === null) {
-    return Result.fail("must be a plain decimal string such as \"1.5\" (digits, at most one point, no sign or exponent)")
+    return Result.fail(
+      "must be a plain decimal string such as \"1.5\" (digits, at most one point, no sign or exponent)"
+    )
   }
   const whole = match[1]!
   const fraction = (match[2] ?? "").slice(1)

@@ -37,7 +37,9 @@ export class IllegalOrderTransition extends Data.TaggedError("IllegalOrderTransi
 
 export const applyOrderEvent = (order: OrderRecord, event: OrderEvent): OrderRecord => {
   const row = orderTransitions[event._tag]
-  if (order.status !== row.from) throw new IllegalOrderTransition({ id: order.id, status: order.status, event: event._tag })
+  if (order.status !== row.from) {
+    throw new IllegalOrderTransition({ id: order.id, status: order.status, event: event._tag })
+  }
   const closed = { ...order, status: row.to, closedAt: event.at }
   return event._tag === "Fill" || event._tag === "Fail" ? { ...closed, tradeId: event.tradeId } : closed
 }

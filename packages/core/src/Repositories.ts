@@ -256,6 +256,8 @@ export type IdempotencyClaim =
 /** How long an `Idempotency-Key` is remembered, per account. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
 
+const idempotencyKeyOf = (accountId: string, key: string) => `${accountId}\u0000${key}`
+
 export class IdempotencyStore extends Context.Service<IdempotencyStore, {
   /**
    * Claims a key for a request fingerprint, atomically: the first claim wins; a repeat with the same
@@ -274,11 +276,10 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       response: StoredResponse | undefined
     }
     const rows = new Map<string, Entry>()
-    const keyOf = (accountId: string, key: string) => `${accountId}\u0000${key}`
     return {
       claim: (accountId, key, fingerprint, now) =>
         Effect.sync((): IdempotencyClaim => {
-          const id = keyOf(accountId, key)
+          const id = idempotencyKeyOf(accountId, key)
           const entry = rows.get(id)
           if (entry === undefined || now - entry.claimedAt >= IDEMPOTENCY_TTL_MS) {
             rows.set(id, { fingerprint, claimedAt: now, response: undefined })
@@ -294,10 +295,10 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
         }),
       complete: (accountId, key, response) =>
         Effect.sync(() => {
-          const entry = rows.get(keyOf(accountId, key))
+          const entry = rows.get(idempotencyKeyOf(accountId, key))
           if (entry !== undefined) entry.response = response
         }),
-      abandon: (accountId, key) => Effect.sync(() => void rows.delete(keyOf(accountId, key)))
+      abandon: (accountId, key) => Effect.sync(() => void rows.delete(idempotencyKeyOf(accountId, key)))
     }
   })
 }

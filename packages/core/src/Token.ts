@@ -111,12 +111,27 @@ export const findToken = (symbolOrAddress: string): Option.Option<Token> => {
   return Option.fromNullishOr(byAddress.get(key))
 }
 
-/** The token, or `InvalidToken`; with a network, the token must also exist on it. */
+/** Whether `reference` is the token's contract address on `network` (EVM addresses in any case). */
+const isAddressOn = (t: Token, network: Network, reference: string): boolean => {
+  const address = t.addresses[network]
+  if (address === undefined) return false
+  return address.startsWith("0x") ? address.toLowerCase() === reference.toLowerCase() : address === reference
+}
+
+/**
+ * The token, or `InvalidToken`; with a network, the token must also exist on it. A contract address
+ * must be the token's address on that very network: a Base contract named for an Arbitrum trade is
+ * not "the same token" to a client who chose the contract on purpose.
+ */
 export const resolveToken = (symbolOrAddress: string, network?: Network): Effect.Effect<Token, InvalidToken> => {
   const found = findToken(symbolOrAddress)
   if (Option.isNone(found)) return Effect.fail(new InvalidToken({ token: symbolOrAddress }))
-  if (network !== undefined && found.value.addresses[network] === undefined) {
-    return Effect.fail(new InvalidToken({ token: symbolOrAddress, network }))
+  if (network !== undefined) {
+    const bySymbol = found.value.symbol === symbolOrAddress.toUpperCase()
+    const exists = bySymbol
+      ? found.value.addresses[network] !== undefined
+      : isAddressOn(found.value, network, symbolOrAddress)
+    if (!exists) return Effect.fail(new InvalidToken({ token: symbolOrAddress, network }))
   }
   return Effect.succeed(found.value)
 }

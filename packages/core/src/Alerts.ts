@@ -1,0 +1,149 @@
+/**
+ * Alert use cases: create, read, list, enable or disable, delete. The Free plan's limit is checked
+ * and the alert written under one lock, so two concurrent creations cannot both take the last slot.
+ */
+import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
+import { type Channel, channelAddress } from "./Account.ts"
+import type { AlertRecord, AlertRule } from "./Alert.ts"
+import { AlertEvent, applyAlertEvent, countsTowardLimit } from "./AlertMachine.ts"
+import { AlertLimitExceeded, AlertNotFound, ChannelNotConfigured, InvalidToken, ValidationFailed } from "./Errors.ts"
+import { IdGenerator } from "./Ids.ts"
+import { checkAlertLimit } from "./Limits.ts"
+import { MarketClock } from "./MarketClock.ts"
+import type { Page } from "./Page.ts"
+import { AccountRepository, AlertRepository } from "./Repositories.ts"
+import { type CreateAlertBody, type ListAlertsQuery, pageLimits } from "./Requests.ts"
+import { resolveToken } from "./Token.ts"
+import { validateAlertRule } from "./Validation.ts"
+
+export type CreateAlertError = ValidationFailed | InvalidToken | ChannelNotConfigured | AlertLimitExceeded
+
+export class Alerts extends Context.Service<Alerts, {
+  readonly create: (accountId: string, body: CreateAlertBody) => Effect.Effect<AlertRecord, CreateAlertError>
+  readonly get: (accountId: string, id: string) => Effect.Effect<AlertRecord, AlertNotFound>
+  readonly list: (accountId: string, query: ListAlertsQuery) => Effect.Effect<Page<AlertRecord>, InvalidToken>
+  /** Disables, or re-enables and re-arms; re-enabling counts against the Free limit again. */
+  readonly setStatus: (
+    accountId: string,
+    id: string,
+    status: "active" | "disabled"
+  ) => Effect.Effect<AlertRecord, AlertNotFound | AlertLimitExceeded | ChannelNotConfigured>
+  readonly remove: (accountId: string, id: string) => Effect.Effect<void, AlertNotFound>
+  /** Fires an alert the monitor found met, if it is still active: one notification, once. */
+  readonly fire: (alert: AlertRecord, at: number) => Effect.Effect<Option.Option<AlertRecord>>
+}>()("@swapdesk/core/Alerts") {
+  static readonly layer = Layer.effect(
+    Alerts,
+    Effect.gen(function*() {
+      const repository = yield* AlertRepository
+      const accounts = yield* AccountRepository
+      const ids = yield* IdGenerator
+      const clock = yield* MarketClock
+      // Serialises every write that depends on what is already stored (the limit, the status).
+      const lock = yield* Semaphore.make(1)
+
+      const accountOf = (accountId: string) =>
+        accounts.get(accountId).pipe(
+          Effect.map(Option.getOrElse(() => {
+            throw new Error(`authenticated account ${accountId} does not exist`)
+          }))
+        )
+
+      const requireChannel = Effect.fn("Alerts.requireChannel")(function*(accountId: string, channel: Channel) {
+        const account = yield* accountOf(accountId)
+        if (channelAddress(account.notifications, channel) === undefined) {
+          return yield* new ChannelNotConfigured({ channel })
+        }
+        return account
+      })
+
+      const resolveRule = Effect.fn("Alerts.resolveRule")(function*(body: CreateAlertBody) {
+        const rule = validateAlertRule(body)
+        if (Result.isFailure(rule)) return yield* new ValidationFailed({ details: rule.failure })
+        if (rule.success.type === "portfolio") return rule.success
+        const token = yield* resolveToken(rule.success.token)
+        return { ...rule.success, token: token.symbol } satisfies AlertRule
+      })
+
+      const limitedCount = (accountId: string) => repository.countByStatus(accountId, ["active", "triggered"])
+
+      const find = (accountId: string, id: string) =>
+        repository.get(accountId, id).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(new AlertNotFound({ id })),
+            onSome: Effect.succeed
+          }))
+        )
+
+      const create = Effect.fn("Alerts.create")(function*(accountId: string, body: CreateAlertBody) {
+        const rule = yield* resolveRule(body)
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          const account = yield* requireChannel(accountId, body.channel)
+          yield* checkAlertLimit(account.plan, yield* limitedCount(accountId))
+          const now = yield* clock.now
+          const alert: AlertRecord = {
+            id: yield* ids.next("alert"),
+            accountId,
+            rule,
+            channel: body.channel,
+            status: "active",
+            createdAt: now,
+            triggeredAt: null,
+            armedAt: now
+          }
+          yield* repository.insert(alert)
+          return alert
+        }))
+      })
+
+      const list = Effect.fn("Alerts.list")(function*(accountId: string, query: ListAlertsQuery) {
+        const token = query.token === undefined ? undefined : (yield* resolveToken(query.token)).symbol
+        return yield* repository.list(accountId, {
+          ...(query.status === undefined ? {} : { status: query.status }),
+          ...(query.type === undefined ? {} : { type: query.type }),
+          ...(token === undefined ? {} : { token })
+        }, { limit: query.limit ?? pageLimits.defaultLimit, offset: query.offset ?? 0 })
+      })
+
+      const setStatus = Effect.fn("Alerts.setStatus")(function*(
+        accountId: string,
+        id: string,
+        status: "active" | "disabled"
+      ) {
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          const alert = yield* find(accountId, id)
+          if (status === "disabled") {
+            const next = applyAlertEvent(alert, AlertEvent.Disable())
+            yield* repository.update(next)
+            return next
+          }
+          if (alert.status === "active") return alert
+          const account = yield* requireChannel(accountId, alert.channel)
+          // A triggered alert already holds its slot; a disabled one takes a new one.
+          if (!countsTowardLimit(alert.status)) yield* checkAlertLimit(account.plan, yield* limitedCount(accountId))
+          const next = applyAlertEvent(alert, AlertEvent.Enable({ at: yield* clock.now }))
+          yield* repository.update(next)
+          return next
+        }))
+      })
+
+      const remove = Effect.fn("Alerts.remove")(function*(accountId: string, id: string) {
+        const removed = yield* repository.remove(accountId, id)
+        if (!removed) return yield* new AlertNotFound({ id })
+      })
+
+      const fire = Effect.fn("Alerts.fire")(function*(alert: AlertRecord, at: number) {
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          // Re-read: the alert may have been disabled or deleted since the monitor looked.
+          const current = yield* repository.get(alert.accountId, alert.id)
+          if (Option.isNone(current) || current.value.status !== "active") return Option.none<AlertRecord>()
+          const fired = applyAlertEvent(current.value, AlertEvent.Fire({ at }))
+          yield* repository.update(fired)
+          return Option.some(fired)
+        }))
+      })
+
+      return { create, get: find, list, setStatus, remove, fire }
+    })
+  )
+}

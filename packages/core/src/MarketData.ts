@@ -1,0 +1,171 @@
+/**
+ * Market data use cases: a token's price and 24 h figures, its candles, and the trending ranking,
+ * converted into the requested currency. Prices are exact decimals until the response, where the
+ * spec asks for numbers.
+ */
+import type { Decimal } from "decimal.js"
+import { Context, Effect, Layer } from "effect"
+import { invalid, type InvalidToken, RangeTooLarge, type ValidationFailed } from "./Errors.ts"
+import { type Currency, type Timeframe, timeframeMs } from "./Market.ts"
+import { MarketClock, toIso } from "./MarketClock.ts"
+import { MoneyDecimal } from "./Money.ts"
+import type { Network } from "./Network.ts"
+import { PriceFeed } from "./PriceFeed.ts"
+import {
+  type ChartQuery,
+  type MarketDataQuery,
+  MAX_CHART_CANDLES,
+  trendingLimits,
+  type TrendingQuery
+} from "./Requests.ts"
+import { resolveToken } from "./Token.ts"
+
+const DAY_MS = 86_400_000
+
+export interface MarketSnapshot {
+  readonly token: string
+  readonly price: number
+  readonly currency: Currency
+  readonly change24h: number
+  readonly volume24h: number
+  readonly marketCap: number
+  /** Only for callers with the `read` scope. */
+  readonly extended?: {
+    readonly volumeByNetwork: Readonly<Partial<Record<Network, number>>>
+    readonly buyVolume24h: number
+    readonly sellVolume24h: number
+    readonly holders: { readonly count: number; readonly top10Percent: number }
+    readonly whaleActivity: { readonly transactions24h: number; readonly netFlow24h: number }
+  }
+}
+
+export interface Chart {
+  readonly token: string
+  readonly timeframe: Timeframe
+  readonly currency: Currency
+  readonly candles: ReadonlyArray<{
+    readonly timestamp: string
+    readonly open: number
+    readonly high: number
+    readonly low: number
+    readonly close: number
+    readonly volume: number
+  }>
+}
+
+export interface Trending {
+  readonly network: Network | "all"
+  readonly updatedAt: string
+  readonly tokens: ReadonlyArray<{
+    readonly rank: number
+    readonly token: string
+    readonly price: number
+    readonly change24h: number
+    readonly volume24h: number
+    readonly network: Network
+  }>
+}
+
+/** How many aligned candle open times lie in `[fromMs, toMs)`. */
+export const candleCount = (timeframe: Timeframe, fromMs: number, toMs: number): number => {
+  const step = timeframeMs[timeframe]
+  const first = Math.ceil(fromMs / step) * step
+  return toMs <= first ? 0 : Math.ceil((toMs - first) / step)
+}
+
+/** A USD figure in another currency, as the number the response carries. */
+const inCurrency = (usd: number | Decimal, rate: Decimal): number => new MoneyDecimal(usd).mul(rate).toNumber()
+
+export class MarketData extends Context.Service<MarketData, {
+  readonly snapshot: (
+    query: MarketDataQuery,
+    extended: boolean
+  ) => Effect.Effect<MarketSnapshot, InvalidToken>
+  readonly chart: (query: ChartQuery) => Effect.Effect<Chart, InvalidToken | ValidationFailed | RangeTooLarge>
+  readonly trending: (query: TrendingQuery) => Effect.Effect<Trending>
+}>()("@swapdesk/core/MarketData") {
+  static readonly layer = Layer.effect(
+    MarketData,
+    Effect.gen(function*() {
+      const feed = yield* PriceFeed
+      const clock = yield* MarketClock
+
+      const snapshot = Effect.fn("MarketData.snapshot")(function*(query: MarketDataQuery, extended: boolean) {
+        const token = yield* resolveToken(query.token, query.network)
+        const currency = query.currency ?? "USD"
+        const rate = yield* feed.fxRate(currency)
+        const stats = yield* feed.stats(token.symbol, query.network)
+        const basic = {
+          token: token.symbol,
+          price: inCurrency(stats.priceUsd, rate),
+          currency,
+          change24h: stats.change24hPercent,
+          volume24h: inCurrency(stats.volume24hUsd, rate),
+          marketCap: inCurrency(stats.marketCapUsd, rate)
+        }
+        if (!extended) return basic satisfies MarketSnapshot
+        const volumeByNetwork: Partial<Record<Network, number>> = {}
+        for (const [network, usd] of Object.entries(stats.volumeByNetworkUsd) as Array<[Network, number]>) {
+          volumeByNetwork[network] = inCurrency(usd, rate)
+        }
+        return {
+          ...basic,
+          extended: {
+            volumeByNetwork,
+            buyVolume24h: inCurrency(stats.buyVolume24hUsd, rate),
+            sellVolume24h: inCurrency(stats.sellVolume24hUsd, rate),
+            holders: stats.holders,
+            whaleActivity: {
+              transactions24h: stats.whaleActivity.transactions24h,
+              netFlow24h: inCurrency(stats.whaleActivity.netFlow24hUsd, rate)
+            }
+          }
+        } satisfies MarketSnapshot
+      })
+
+      const chart = Effect.fn("MarketData.chart")(function*(query: ChartQuery) {
+        const token = yield* resolveToken(query.token, query.network)
+        const toMs = query.to === undefined ? yield* clock.now : Date.parse(query.to)
+        const fromMs = query.from === undefined ? toMs - DAY_MS : Date.parse(query.from)
+        if (fromMs > toMs) return yield* invalid("from", "must not be after to")
+        const count = candleCount(query.timeframe, fromMs, toMs)
+        if (count > MAX_CHART_CANDLES) return yield* new RangeTooLarge({ candles: count, max: MAX_CHART_CANDLES })
+        const currency = query.currency ?? "USD"
+        const rate = yield* feed.fxRate(currency)
+        const candles = yield* feed.candles(token.symbol, query.timeframe, fromMs, toMs, query.network)
+        return {
+          token: token.symbol,
+          timeframe: query.timeframe,
+          currency,
+          candles: candles.map((c) => ({
+            timestamp: toIso(c.openTime),
+            open: inCurrency(c.open, rate),
+            high: inCurrency(c.high, rate),
+            low: inCurrency(c.low, rate),
+            close: inCurrency(c.close, rate),
+            volume: inCurrency(c.volumeUsd, rate)
+          }))
+        } satisfies Chart
+      })
+
+      const trending = Effect.fn("MarketData.trending")(function*(query: TrendingQuery) {
+        const ranking = yield* feed.trending(query.network)
+        const limit = query.limit ?? trendingLimits.defaultLimit
+        return {
+          network: query.network ?? "all",
+          updatedAt: toIso(ranking.updatedAt),
+          tokens: ranking.entries.slice(0, limit).map((entry, index) => ({
+            rank: index + 1,
+            token: entry.symbol,
+            price: entry.priceUsd,
+            change24h: entry.change24hPercent,
+            volume24h: entry.volume24hUsd,
+            network: entry.network
+          }))
+        } satisfies Trending
+      })
+
+      return { snapshot, chart, trending }
+    })
+  )
+}

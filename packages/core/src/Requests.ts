@@ -1,0 +1,238 @@
+/**
+ * The request schemas of every operation (contract section 1): bodies are strict (unknown fields
+ * are rejected where they are decoded), numbers in query strings are parsed and bounded, and
+ * nothing is silently clamped. Rules that need the token registry (an amount's decimal places, a
+ * token's existence on a network) or that span fields (an alert's type-dependent fields) are
+ * checked by the use cases, which report them in the same `{ path, message }` form.
+ */
+import { Schema, SchemaTransformation } from "effect"
+import { Channel } from "./Account.ts"
+import { AlertCondition, AlertStatus, AlertType } from "./Alert.ts"
+import { Currency, Timeframe } from "./Market.ts"
+import { Network } from "./Network.ts"
+import { OrderStatus } from "./Order.ts"
+import { ApiScope } from "./Scope.ts"
+import { TradeStatus } from "./Trade.ts"
+import { WebhookEventType } from "./Webhook.ts"
+
+/** Collection limits (contract section 1 and the spec's Limits table). */
+export const pageLimits = { defaultLimit: 20, maxLimit: 100 } as const
+export const trendingLimits = { defaultLimit: 10, maxLimit: 50 } as const
+
+/** A plain decimal string; the token's decimal places are checked once the token is known. */
+export const DecimalAmount = Schema.String.check(
+  Schema.isPattern(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, {
+    message: "must be a plain decimal string such as \"1.5\" (digits, at most one point, no sign or exponent)"
+  })
+)
+
+/** A ticker symbol or a contract address. */
+export const TokenReference = Schema.String.check(
+  Schema.isMinLength(1, { message: "must name a token by symbol or contract address" }),
+  Schema.isMaxLength(64, { message: "must be at most 64 characters" })
+)
+
+/** Slippage tolerance in percent: `0 < slippage <= 50`. */
+export const Slippage = Schema.Finite.check(
+  Schema.isGreaterThan(0, { message: "must be greater than 0" }),
+  Schema.isLessThanOrEqualTo(50, { message: "must be at most 50" })
+)
+export const DEFAULT_SLIPPAGE_PERCENT = 0.5
+
+const PositiveNumber = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
+
+const ISO_TIMESTAMP_PATTERN =
+  /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2})))?$/
+
+/**
+ * Whether every field of an ISO timestamp names a real instant. `Date.parse` alone is not enough: it
+ * rolls 2026-02-30 over to March 2 instead of rejecting it. Text that is not ISO at all passes here,
+ * so that the pattern's message is the only one it gets.
+ */
+const isRealCalendarInstant = (text: string): boolean => {
+  const match = ISO_TIMESTAMP_PATTERN.exec(text)
+  if (match === null) return true
+  const field = (index: number) => Number(match[index] ?? "0")
+  const [year, month, day] = [field(1), field(2), field(3)]
+  const daysInMonth = month === 2
+    ? (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28
+    : [4, 6, 9, 11].includes(month)
+    ? 30
+    : 31
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth &&
+    field(5) <= 23 && field(6) <= 59 && field(8) <= 59 && field(11) <= 23 && field(12) <= 59 &&
+    !Number.isNaN(Date.parse(text))
+}
+
+/** ISO 8601 date or date-time in a query string; UTC offsets are accepted. */
+export const IsoTimestamp = Schema.String.check(
+  Schema.isPattern(ISO_TIMESTAMP_PATTERN, {
+    message: "must be an ISO 8601 date or UTC date-time such as 2026-01-01T00:00:00Z"
+  }),
+  Schema.makeFilter((s: string) => isRealCalendarInstant(s) || "is not a real calendar date")
+)
+
+/**
+ * A whole number in a query string, within bounds. The text must be plain digits: `Number()` alone
+ * would read "" as 0 and "1e1" or "0x10" as numbers, accepting what the client did not write.
+ */
+const queryInteger = (min: number, max: number) =>
+  Schema.String.check(Schema.isPattern(/^-?[0-9]+$/, { message: "must be a whole number" })).pipe(
+    Schema.decodeTo(
+      Schema.Number.check(
+        Schema.isBetween({ minimum: min, maximum: max }, { message: `must be between ${min} and ${max}` })
+      ),
+      SchemaTransformation.numberFromString
+    )
+  )
+
+const Limit = queryInteger(1, pageLimits.maxLimit)
+const Offset = queryInteger(0, Number.MAX_SAFE_INTEGER)
+
+// ---- trades and quotes --------------------------------------------------------------------------
+
+export const CreateTradeBody = Schema.Struct({
+  tokenIn: TokenReference,
+  tokenOut: TokenReference,
+  amountIn: DecimalAmount,
+  slippage: Schema.optionalKey(Slippage),
+  network: Network
+})
+export type CreateTradeBody = typeof CreateTradeBody.Type
+
+export const QuoteQuery = Schema.Struct({
+  tokenIn: TokenReference,
+  tokenOut: TokenReference,
+  amountIn: DecimalAmount,
+  network: Network,
+  slippage: Schema.optionalKey(Schema.NumberFromString.check(
+    Schema.isGreaterThan(0, { message: "must be greater than 0" }),
+    Schema.isLessThanOrEqualTo(50, { message: "must be at most 50" })
+  ))
+})
+export type QuoteQuery = typeof QuoteQuery.Type
+
+export const ListTradesQuery = Schema.Struct({
+  token: Schema.optionalKey(TokenReference),
+  status: Schema.optionalKey(TradeStatus),
+  network: Schema.optionalKey(Network),
+  from: Schema.optionalKey(IsoTimestamp),
+  to: Schema.optionalKey(IsoTimestamp),
+  limit: Schema.optionalKey(Limit),
+  offset: Schema.optionalKey(Offset)
+})
+export type ListTradesQuery = typeof ListTradesQuery.Type
+
+// ---- alerts -------------------------------------------------------------------------------------
+
+/**
+ * The alert body as a flat record: which fields belong to which `type` is checked by
+ * `Alerts.create`, so that a misplaced field is named in the error rather than lost in a union.
+ */
+export const CreateAlertBody = Schema.Struct({
+  type: AlertType,
+  token: Schema.optionalKey(TokenReference),
+  condition: Schema.optionalKey(AlertCondition),
+  targetPrice: Schema.optionalKey(PositiveNumber),
+  multiplier: Schema.optionalKey(PositiveNumber),
+  minValueUsd: Schema.optionalKey(PositiveNumber),
+  changePercent: Schema.optionalKey(PositiveNumber),
+  channel: Channel
+})
+export type CreateAlertBody = typeof CreateAlertBody.Type
+
+export const UpdateAlertBody = Schema.Struct({
+  status: Schema.Literals(["active", "disabled"])
+})
+export type UpdateAlertBody = typeof UpdateAlertBody.Type
+
+export const ListAlertsQuery = Schema.Struct({
+  status: Schema.optionalKey(AlertStatus),
+  type: Schema.optionalKey(AlertType),
+  token: Schema.optionalKey(TokenReference),
+  limit: Schema.optionalKey(Limit),
+  offset: Schema.optionalKey(Offset)
+})
+export type ListAlertsQuery = typeof ListAlertsQuery.Type
+
+// ---- market data --------------------------------------------------------------------------------
+
+export const MarketDataQuery = Schema.Struct({
+  token: TokenReference,
+  network: Schema.optionalKey(Network),
+  currency: Schema.optionalKey(Currency)
+})
+export type MarketDataQuery = typeof MarketDataQuery.Type
+
+export const ChartQuery = Schema.Struct({
+  token: TokenReference,
+  timeframe: Timeframe,
+  from: Schema.optionalKey(IsoTimestamp),
+  to: Schema.optionalKey(IsoTimestamp),
+  network: Schema.optionalKey(Network),
+  currency: Schema.optionalKey(Currency)
+})
+export type ChartQuery = typeof ChartQuery.Type
+
+export const TrendingQuery = Schema.Struct({
+  network: Schema.optionalKey(Network),
+  limit: Schema.optionalKey(queryInteger(1, trendingLimits.maxLimit))
+})
+export type TrendingQuery = typeof TrendingQuery.Type
+
+/** A chart request may span at most this many candles. */
+export const MAX_CHART_CANDLES = 1500
+
+// ---- orders, keys, notifications, webhooks (contract sections 8-10) ---------------------------
+
+export const CreateOrderBody = Schema.Struct({
+  tokenIn: TokenReference,
+  tokenOut: TokenReference,
+  amountIn: DecimalAmount,
+  minAmountOut: DecimalAmount,
+  network: Network,
+  expiresAt: Schema.optionalKey(IsoTimestamp)
+})
+export type CreateOrderBody = typeof CreateOrderBody.Type
+
+export const ListOrdersQuery = Schema.Struct({
+  status: Schema.optionalKey(OrderStatus),
+  token: Schema.optionalKey(TokenReference),
+  network: Schema.optionalKey(Network),
+  limit: Schema.optionalKey(Limit),
+  offset: Schema.optionalKey(Offset)
+})
+export type ListOrdersQuery = typeof ListOrdersQuery.Type
+
+export const CreateApiKeyBody = Schema.Struct({
+  name: Schema.String.check(
+    Schema.isMinLength(1, { message: "must not be empty" }),
+    Schema.isMaxLength(100, { message: "must be at most 100 characters" })
+  ),
+  scopes: Schema.Array(ApiScope).check(Schema.isMinLength(1, { message: "must name at least one scope" })),
+  expiresAt: Schema.optionalKey(IsoTimestamp)
+})
+export type CreateApiKeyBody = typeof CreateApiKeyBody.Type
+
+const EmailAddress = Schema.String.check(
+  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be an email address" }),
+  Schema.isMaxLength(254, { message: "must be at most 254 characters" })
+)
+const NonEmptyField = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
+
+/** A field present is set (null removes the channel); a field absent stays as it was. */
+export const UpdateNotificationsBody = Schema.Struct({
+  email: Schema.optionalKey(Schema.NullOr(EmailAddress)),
+  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: NonEmptyField }))),
+  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: NonEmptyField })))
+})
+export type UpdateNotificationsBody = typeof UpdateNotificationsBody.Type
+
+export const CreateWebhookBody = Schema.Struct({
+  url: Schema.String.check(
+    Schema.isPattern(/^https?:\/\/[^\s]+$/, { message: "must be an http(s) URL" }),
+    Schema.isMaxLength(2048, { message: "must be at most 2048 characters" })
+  ),
+  events: Schema.Array(WebhookEventType).check(Schema.isMinLength(1, { message: "must name at least one event" }))
+})
+export type CreateWebhookBody = typeof CreateWebhookBody.Type

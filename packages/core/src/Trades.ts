@@ -1,0 +1,264 @@
+/**
+ * Trade use cases: quote, create, read, list, and the trade's later life as the chain reports it.
+ * Creation reserves `amountIn` before the chain hears of the trade, and a trade's writes happen
+ * under one lock, so a chain event can never overtake the creation that scheduled it.
+ */
+import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
+import { Chain, type SwapQuote } from "./Chain.ts"
+import { DomainEvents } from "./DomainEvents.ts"
+import {
+  InsufficientBalance,
+  invalid,
+  InvalidToken,
+  TradeNotAwaitingApproval,
+  TradeNotFound,
+  ValidationFailed,
+  WalletNotConnected
+} from "./Errors.ts"
+import { IdGenerator } from "./Ids.ts"
+import { MarketClock } from "./MarketClock.ts"
+import { formatAmount, MoneyDecimal, parseAmount, type SwapOutcome, swapOutcome, unitsToDecimal } from "./Money.ts"
+import type { Network } from "./Network.ts"
+import { nativeTokenOf } from "./Network.ts"
+import type { Page } from "./Page.ts"
+import { TradeRepository } from "./Repositories.ts"
+import {
+  type CreateTradeBody,
+  DEFAULT_SLIPPAGE_PERCENT,
+  type ListTradesQuery,
+  pageLimits,
+  type QuoteQuery
+} from "./Requests.ts"
+import { resolveToken, type Token, tokenOf } from "./Token.ts"
+import type { TradeRecord } from "./Trade.ts"
+import { statusOfStage } from "./Trade.ts"
+import { applyTradeEvent, type TradeEvent } from "./TradeMachine.ts"
+import { Wallets } from "./Wallets.ts"
+
+/** How long a quote is indicative for. */
+export const QUOTE_VALIDITY_MS = 30_000
+
+export interface Quote {
+  readonly tokenIn: Token
+  readonly tokenOut: Token
+  readonly network: Network
+  readonly amountIn: bigint
+  readonly slippage: number
+  readonly chainQuote: SwapQuote
+  readonly outcome: SwapOutcome
+  /** tokenOut per tokenIn at the estimated amount out, as a decimal string. */
+  readonly rate: string
+  readonly expiresAt: number
+}
+
+export type CreateTradeError = ValidationFailed | InvalidToken | WalletNotConnected | InsufficientBalance
+
+interface SwapTerms {
+  readonly tokenIn: Token
+  readonly tokenOut: Token
+  readonly network: Network
+  readonly amountIn: bigint
+  readonly slippage: number
+}
+
+export class Trades extends Context.Service<Trades, {
+  readonly quote: (query: QuoteQuery) => Effect.Effect<Quote, ValidationFailed | InvalidToken>
+  readonly create: (accountId: string, body: CreateTradeBody) => Effect.Effect<TradeRecord, CreateTradeError>
+  readonly get: (accountId: string, id: string) => Effect.Effect<TradeRecord, TradeNotFound>
+  readonly list: (accountId: string, query: ListTradesQuery) => Effect.Effect<Page<TradeRecord>, InvalidToken>
+  /** The wallet approves or rejects a trade awaiting approval. */
+  readonly decide: (
+    tradeId: string,
+    approve: boolean
+  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval>
+  /** Records what the chain reports about a trade. */
+  readonly apply: (tradeId: string, event: TradeEvent) => Effect.Effect<TradeRecord>
+}>()("@swapdesk/core/Trades") {
+  static readonly layer = Layer.effect(
+    Trades,
+    Effect.gen(function*() {
+      const repository = yield* TradeRepository
+      const chain = yield* Chain
+      const wallets = yield* Wallets
+      const ids = yield* IdGenerator
+      const clock = yield* MarketClock
+      const events = yield* DomainEvents
+      const lock = yield* Semaphore.make(1)
+
+      const terms = Effect.fn("Trades.terms")(function*(request: {
+        readonly tokenIn: string
+        readonly tokenOut: string
+        readonly amountIn: string
+        readonly network: Network
+        readonly slippage?: number
+      }) {
+        const tokenIn = yield* resolveToken(request.tokenIn, request.network)
+        const tokenOut = yield* resolveToken(request.tokenOut, request.network)
+        if (tokenIn.symbol === tokenOut.symbol) return yield* invalid("tokenOut", "must differ from tokenIn")
+        const amountIn = parseAmount(request.amountIn, tokenIn.decimals)
+        if (Result.isFailure(amountIn)) return yield* invalid("amountIn", amountIn.failure)
+        return {
+          tokenIn,
+          tokenOut,
+          network: request.network,
+          amountIn: amountIn.success,
+          slippage: request.slippage ?? DEFAULT_SLIPPAGE_PERCENT
+        } satisfies SwapTerms
+      })
+
+      const price = Effect.fn("Trades.price")(function*(swap: SwapTerms) {
+        const chainQuote = yield* chain.quote({
+          network: swap.network,
+          tokenIn: swap.tokenIn.symbol,
+          tokenOut: swap.tokenOut.symbol,
+          amountIn: swap.amountIn
+        })
+        const outcome = swapOutcome(chainQuote.grossOut, swap.slippage)
+        if (outcome.netOut <= 0n) {
+          return yield* invalid("amountIn", "is too small to receive any output after the fee")
+        }
+        return { chainQuote, outcome }
+      })
+
+      const quote = Effect.fn("Trades.quote")(function*(query: QuoteQuery) {
+        const swap = yield* terms(query)
+        const { chainQuote, outcome } = yield* price(swap)
+        const rate = unitsToDecimal(outcome.netOut, swap.tokenOut.decimals)
+          .div(unitsToDecimal(swap.amountIn, swap.tokenIn.decimals))
+          .toSignificantDigits(18, MoneyDecimal.ROUND_DOWN)
+        return {
+          ...swap,
+          chainQuote,
+          outcome,
+          rate: rate.toFixed(),
+          expiresAt: (yield* clock.now) + QUOTE_VALIDITY_MS
+        } satisfies Quote
+      })
+
+      const create = Effect.fn("Trades.create")(function*(accountId: string, body: CreateTradeBody) {
+        const swap = yield* terms(body)
+        const wallet = yield* wallets.wallet(accountId, swap.network)
+        if (Option.isNone(wallet)) return yield* new WalletNotConnected({ network: swap.network })
+        const { chainQuote, outcome } = yield* price(swap)
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          const id = yield* ids.next("trade")
+          yield* wallets.reserve({
+            holdId: id,
+            accountId,
+            network: swap.network,
+            token: swap.tokenIn.symbol,
+            amount: swap.amountIn
+          })
+          const created: TradeRecord = {
+            id,
+            accountId,
+            stage: "awaiting_approval",
+            network: swap.network,
+            tokenIn: swap.tokenIn.symbol,
+            tokenOut: swap.tokenOut.symbol,
+            amountIn: swap.amountIn,
+            estimatedAmountOut: outcome.netOut,
+            fee: outcome.fee,
+            minAmountOut: outcome.minAmountOut,
+            slippage: swap.slippage,
+            priceImpactPercent: chainQuote.priceImpactPercent,
+            walletAddress: wallet.value.address,
+            createdAt: yield* clock.now,
+            txHash: null,
+            submittedAt: null,
+            confirmedAt: null,
+            amountOut: null,
+            gasFee: null,
+            estimatedGasFee: chainQuote.gasFee,
+            failureReason: null,
+            orderId: null
+          }
+          const immediate = yield* chain.submit({
+            tradeId: id,
+            accountId,
+            walletAddress: wallet.value.address,
+            delegatedSigning: wallet.value.delegatedSigning,
+            network: swap.network,
+            tokenIn: swap.tokenIn.symbol,
+            tokenOut: swap.tokenOut.symbol,
+            amountIn: swap.amountIn,
+            minAmountOut: outcome.minAmountOut
+          })
+          const trade = immediate.reduce(applyTradeEvent, created)
+          yield* repository.insert(trade)
+          yield* events.publish({ type: "trade.created", accountId, data: tradeEventData(trade) })
+          return trade
+        }))
+      })
+
+      const get = Effect.fn("Trades.get")(function*(accountId: string, id: string) {
+        const trade = yield* repository.get(accountId, id)
+        if (Option.isNone(trade)) return yield* new TradeNotFound({ id })
+        return trade.value
+      })
+
+      const list = Effect.fn("Trades.list")(function*(accountId: string, query: ListTradesQuery) {
+        const token = query.token === undefined ? undefined : (yield* resolveToken(query.token)).symbol
+        return yield* repository.list(accountId, {
+          ...(token === undefined ? {} : { token }),
+          ...(query.status === undefined ? {} : { status: query.status }),
+          ...(query.network === undefined ? {} : { network: query.network }),
+          ...(query.from === undefined ? {} : { fromMs: Date.parse(query.from) }),
+          ...(query.to === undefined ? {} : { toMs: Date.parse(query.to) })
+        }, { limit: query.limit ?? pageLimits.defaultLimit, offset: query.offset ?? 0 })
+      })
+
+      const record = Effect.fn("Trades.record")(function*(trade: TradeRecord, event: TradeEvent) {
+        const next = applyTradeEvent(trade, event)
+        yield* repository.update(next)
+        if (next.stage === "confirmed" || next.stage === "failed") {
+          yield* events.publish({ type: `trade.${next.stage}`, accountId: next.accountId, data: tradeEventData(next) })
+        } else {
+          yield* events.publish({ type: "trade.broadcast", accountId: next.accountId, data: tradeEventData(next) })
+        }
+        return next
+      })
+
+      const decide = Effect.fn("Trades.decide")(function*(tradeId: string, approve: boolean) {
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          const trade = yield* repository.getById(tradeId)
+          if (Option.isNone(trade)) return yield* new TradeNotFound({ id: tradeId })
+          if (trade.value.stage !== "awaiting_approval") return yield* new TradeNotAwaitingApproval({ id: tradeId })
+          return yield* record(trade.value, yield* chain.decide(tradeId, approve))
+        }))
+      })
+
+      const apply = Effect.fn("Trades.apply")(function*(tradeId: string, event: TradeEvent) {
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          const trade = yield* repository.getById(tradeId)
+          if (Option.isNone(trade)) {
+            return yield* Effect.die(new Error(`the chain reported on unknown trade ${tradeId}`))
+          }
+          return yield* record(trade.value, event)
+        }))
+      })
+
+      return { quote, create, get, list, decide, apply }
+    })
+  )
+}
+
+/** A trade as the event log and webhooks carry it: amounts as decimal strings. */
+export const tradeEventData = (trade: TradeRecord): Record<string, unknown> => {
+  const tokenIn = tokenOf(trade.tokenIn)
+  const tokenOut = tokenOf(trade.tokenOut)
+  const native = tokenOf(nativeTokenOf(trade.network))
+  return {
+    id: trade.id,
+    status: statusOfStage(trade.stage),
+    network: trade.network,
+    tokenIn: trade.tokenIn,
+    tokenOut: trade.tokenOut,
+    amountIn: formatAmount(trade.amountIn, tokenIn.decimals),
+    ...(trade.amountOut === null ? {} : { amountOut: formatAmount(trade.amountOut, tokenOut.decimals) }),
+    fee: formatAmount(trade.fee, tokenOut.decimals),
+    ...(trade.txHash === null ? {} : { txHash: trade.txHash }),
+    ...(trade.gasFee === null ? {} : { gasFee: formatAmount(trade.gasFee, native.decimals) }),
+    ...(trade.failureReason === null ? {} : { failureReason: trade.failureReason })
+  }
+}

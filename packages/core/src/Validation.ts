@@ -1,0 +1,156 @@
+/**
+ * Request validation in the one shape every client sees: a `ValidationFailed` whose `details` list
+ * every problem as `{ path, message }`, all at once, so that a client fixes a request in one round
+ * trip instead of one field per attempt. Schemas decode strictly (unknown fields are an issue that
+ * names the field); the rules a schema cannot state alone (an alert's type-dependent fields, an
+ * amount's decimal places once its token is known) are here too, in the same shape.
+ */
+import { Effect, Result, Schema, SchemaIssue } from "effect"
+import type { AlertRule } from "./Alert.ts"
+import { alertDefaults } from "./Alert.ts"
+import { ValidationFailed, type ValidationIssue } from "./Errors.ts"
+import { parseAmount } from "./Money.ts"
+import type { CreateAlertBody } from "./Requests.ts"
+
+/**
+ * How every request is decoded: collect every issue rather than stop at the first, and reject
+ * unknown keys rather than strip them silently (contract section 1).
+ */
+export const strictParseOptions = { errors: "all", onExcessProperty: "error" } as const
+
+/** A schema that decodes without services: every request schema in `Requests.ts`. */
+export type RequestSchema = Schema.Top & { readonly DecodingServices: never }
+
+// A pure function built once: the formatter keeps no state between calls.
+const standardFormatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Flattens a schema issue tree into `{ path, message }` items, path segments joined with ".". */
+export const validationIssuesOf = (issue: SchemaIssue.Issue): ReadonlyArray<ValidationIssue> =>
+  standardFormatter(issue).issues.map((item) => ({
+    path: (item.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment)).join("."),
+    message: item.message
+  }))
+
+/**
+ * Decodes a request body with `schema`, strictly: every problem, an unknown field included, becomes
+ * one detail of `ValidationFailed`.
+ */
+export const decodeRequest = <S extends RequestSchema>(schema: S) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  return (input: unknown): Effect.Effect<S["Type"], ValidationFailed> =>
+    decode(input, strictParseOptions).pipe(
+      Effect.mapError((error) => new ValidationFailed({ details: validationIssuesOf(error.issue) }))
+    )
+}
+
+/** `decodeRequest` without an Effect: the decoded value, or every issue found. */
+export const decodeRequestResult = <S extends RequestSchema>(schema: S) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (input: unknown): Result.Result<S["Type"], ReadonlyArray<ValidationIssue>> =>
+    Result.mapError(decode(input, strictParseOptions), (error) => validationIssuesOf(error.issue))
+}
+
+/**
+ * How query strings are decoded: every issue collected, but unknown parameters ignored (contract
+ * section 1), since proxies, caches and analytics tags add parameters the client never chose.
+ */
+export const queryParseOptions = { errors: "all", onExcessProperty: "ignore" } as const
+
+/** Decodes a query-parameter record: every problem becomes one detail; unknown parameters are dropped. */
+export const decodeQuery = <S extends RequestSchema>(schema: S) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  return (input: unknown): Effect.Effect<S["Type"], ValidationFailed> =>
+    decode(input, queryParseOptions).pipe(
+      Effect.mapError((error) => new ValidationFailed({ details: validationIssuesOf(error.issue) }))
+    )
+}
+
+/** `decodeQuery` without an Effect. */
+export const decodeQueryResult = <S extends RequestSchema>(schema: S) => {
+  const decode = Schema.decodeUnknownResult(schema)
+  return (input: unknown): Result.Result<S["Type"], ReadonlyArray<ValidationIssue>> =>
+    Result.mapError(decode(input, queryParseOptions), (error) => validationIssuesOf(error.issue))
+}
+
+/**
+ * A decimal string parsed into base units of a token with `decimals`, or the validation issue at
+ * `path` that says why it is not an amount (contract section 1's amount rules, via `parseAmount`).
+ */
+export const amountIssue = (path: string, text: string, decimals: number): Result.Result<bigint, ValidationIssue> =>
+  Result.mapError(parseAmount(text, decimals), (message) => ({ path, message }))
+
+type AlertField = Exclude<keyof CreateAlertBody, "type" | "channel">
+
+/** The fields each alert type may carry, beyond `type` and `channel` (contract section 4). */
+export const alertFieldsByType: Readonly<Record<AlertRule["type"], ReadonlyArray<AlertField>>> = {
+  price: ["token", "condition", "targetPrice"],
+  volume: ["token", "multiplier"],
+  whale: ["token", "minValueUsd"],
+  portfolio: ["changePercent"]
+}
+
+const alertFields: ReadonlyArray<AlertField> = [
+  "token",
+  "condition",
+  "targetPrice",
+  "multiplier",
+  "minValueUsd",
+  "changePercent"
+]
+
+/**
+ * Checks an alert body's type rules and builds its rule: `price` needs `token`, `condition` and
+ * `targetPrice`; `volume` and `whale` need `token`; `portfolio` must not have one. Every field that
+ * does not belong to the type is its own issue, named by its path, so a client sees all of them at
+ * once. Optional fields take `alertDefaults`. The token stays the raw string the client sent: its
+ * existence is the registry's question, asked by the use case.
+ */
+export const validateAlertRule = (body: CreateAlertBody): Result.Result<AlertRule, ReadonlyArray<ValidationIssue>> => {
+  const issues: Array<ValidationIssue> = []
+  const allowed = alertFieldsByType[body.type]
+  for (const field of alertFields) {
+    if (body[field] !== undefined && !allowed.includes(field)) {
+      issues.push({ path: field, message: `is not allowed on a ${body.type} alert` })
+    }
+  }
+  const required = (field: AlertField) => {
+    if (body[field] === undefined) issues.push({ path: field, message: `is required for a ${body.type} alert` })
+  }
+  switch (body.type) {
+    case "price":
+      required("token")
+      required("condition")
+      required("targetPrice")
+      break
+    case "volume":
+    case "whale":
+      required("token")
+      break
+    case "portfolio":
+      break
+  }
+  if (issues.length > 0) return Result.fail(issues)
+  switch (body.type) {
+    case "price":
+      return Result.succeed({
+        type: "price",
+        token: body.token!,
+        condition: body.condition!,
+        targetPrice: body.targetPrice!
+      })
+    case "volume":
+      return Result.succeed({
+        type: "volume",
+        token: body.token!,
+        multiplier: body.multiplier ?? alertDefaults.multiplier
+      })
+    case "whale":
+      return Result.succeed({
+        type: "whale",
+        token: body.token!,
+        minValueUsd: body.minValueUsd ?? alertDefaults.minValueUsd
+      })
+    case "portfolio":
+      return Result.succeed({ type: "portfolio", changePercent: body.changePercent ?? alertDefaults.changePercent })
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * A typed client derived from the API definition: every route as a method, with its request and
+ * response types and its errors as typed failures.
+ */
+import { Effect } from "effect"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { HttpApiClient } from "effect/http-api"
+import { SimulatorBackedApi } from "./api/Api.ts"
+
+export interface ClientOptions {
+  /** Where the server is, e.g. `http://127.0.0.1:3000`. */
+  readonly baseUrl: string
+  /** An API key; sent as `Authorization: Bearer <key>`. */
+  readonly apiKey?: string
+}
+
+/** A client for a swapdesk server (the simulator's routes included; they answer 404 elsewhere). */
+export const makeClient = (options: ClientOptions) =>
+  HttpApiClient.make(SimulatorBackedApi, {
+    baseUrl: options.baseUrl,
+    transformClient: (client) =>
+      options.apiKey === undefined
+        ? client
+        : HttpClient.mapRequest(client, HttpClientRequest.bearerToken(options.apiKey))
+  })
+
+/** `makeClient` with the platform's fetch: ready to run with `Effect.runPromise`. */
+export const makeFetchClient = (options: ClientOptions) =>
+  makeClient(options).pipe(Effect.provide(FetchHttpClient.layer))

@@ -1,0 +1,79 @@
+/**
+ * `Idempotency-Key` on creating requests (contract section 5): the first request with a key runs
+ * and its response is kept for 24 h; a repeat with the same body gets that response again and runs
+ * nothing; a different body, or a repeat while the first is still running, is
+ * `409 IDEMPOTENCY_CONFLICT`. The claim is atomic, so concurrent duplicates run the work once.
+ */
+import { errorCatalogue, type ErrorCode, IdempotencyConflict, IdempotencyStore, MarketClock } from "@swapdesk/core"
+import { Effect, Exit } from "effect"
+import { HttpServerResponse } from "effect/http"
+import { createHash } from "node:crypto"
+import { type ApiErrorOf, toApiError } from "./api/ApiErrors.ts"
+
+/** Key order must not change the fingerprint: `{a,b}` and `{b,a}` are the same request. */
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      )
+      : v)
+
+export const fingerprint = (operation: string, body: unknown): string =>
+  createHash("sha256").update(operation).update("\u0000").update(canonicalJson(body)).digest("hex")
+
+/** An API error as it is kept for replay: its envelope, whose code gives the status. */
+interface ApiErrorLike {
+  readonly success: false
+  readonly error: { readonly code: ErrorCode; readonly message: string }
+  readonly timestamp: string
+}
+
+/**
+ * Runs `work` at most once per (account, key, body). `work` answers the success envelope; its API
+ * errors are kept and replayed like successes (their status comes from their code). A defect is
+ * not kept, so the client may retry.
+ */
+export const makeIdempotency = Effect.gen(function*() {
+  const store = yield* IdempotencyStore
+  const clock = yield* MarketClock
+  return <A, E extends ApiErrorLike, R>(options: {
+    readonly accountId: string
+    readonly key: string | undefined
+    readonly fingerprint: string
+    readonly successStatus: number
+    readonly work: Effect.Effect<A, E, R>
+  }): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E | ApiErrorOf<IdempotencyConflict>, R> =>
+    Effect.gen(function*() {
+      const { accountId, key, work } = options
+      if (key === undefined) return yield* work
+      const claim = yield* store.claim(accountId, key, options.fingerprint, yield* clock.now)
+      switch (claim._tag) {
+        case "Conflict":
+          return yield* Effect.fail(toApiError(new IdempotencyConflict({ reason: claim.reason }), yield* clock.now))
+        case "Replay":
+          return HttpServerResponse.jsonUnsafe(claim.response.body, {
+            status: claim.response.status,
+            headers: { "idempotent-replayed": "true" }
+          })
+        case "Claimed": {
+          const exit = yield* Effect.exit(work)
+          if (Exit.isSuccess(exit)) {
+            yield* store.complete(accountId, key, { status: options.successStatus, body: exit.value })
+          } else {
+            const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+            if (failure === undefined) {
+              yield* store.abandon(accountId, key)
+            } else {
+              const { error, success, timestamp } = failure.error
+              yield* store.complete(accountId, key, {
+                status: errorCatalogue[error.code].status,
+                body: { success, error, timestamp }
+              })
+            }
+          }
+          return yield* exit
+        }
+      }
+    })
+})

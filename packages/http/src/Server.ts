@@ -1,0 +1,59 @@
+/**
+ * The server as layers a service can compose: `SwapdeskHttp.routes` serves the contract on
+ * whatever implements the core's ports; add `NodeHttpServer.layer` (or any platform server) and
+ * launch it. The simulator-backed server (`SimulatorServer.ts`) is one such composition.
+ */
+import { Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
+import { Api } from "./api/Api.ts"
+import { AuthenticationLive, OptionalAuthenticationLive } from "./Authentication.ts"
+import { DomainLive } from "./Domain.ts"
+import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
+import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
+import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
+import { SystemHandlers } from "./handlers/SystemHandlers.ts"
+import { TradesHandlers } from "./handlers/TradesHandlers.ts"
+import { RequestValidationLive } from "./RequestValidationLive.ts"
+
+export const OPENAPI_PATH = "/v1/openapi.json"
+export const DOCS_PATH = "/docs"
+
+/** Handlers of every contract group. */
+export const ContractHandlers = Layer.mergeAll(
+  SystemHandlers,
+  MarketHandlers,
+  ChartsHandlers,
+  TradesHandlers,
+  AlertsHandlers
+)
+
+export const ApiMiddlewares = Layer.mergeAll(AuthenticationLive, OptionalAuthenticationLive, RequestValidationLive)
+
+/** An API's routes, its OpenAPI document, Swagger UI and the global middleware. */
+export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }),
+    HttpApiSwagger.layer(api, { path: DOCS_PATH }),
+    GlobalMiddleware(
+      routeTable(api as unknown as RouteSource, [{ method: "GET", path: OPENAPI_PATH }, {
+        method: "GET",
+        path: DOCS_PATH
+      }])
+    )
+  )
+
+/**
+ * The contract's routes with their handlers and the core's use cases. Requires the ports
+ * (`PriceFeed`, `Chain`, `Wallets`, `Notifier`, `DomainEvents`, `IdGenerator`, `MarketClock`) and
+ * the repositories; provides the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
+ */
+export const routes = serveApi(Api).pipe(
+  Layer.provide(ContractHandlers),
+  Layer.provide(ApiMiddlewares),
+  Layer.provideMerge(DomainLive)
+)
+
+/** Serves `routes` (or any router layer) on the platform server the caller provides. */
+export const serve = <E, R>(app: Layer.Layer<never, E, R>) =>
+  HttpRouter.serve(app, { disableLogger: true, disableListenLog: true })

@@ -1,0 +1,85 @@
+/**
+ * The standalone server's world: the contract and the `/v1/sim` routes on a simulation built from
+ * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
+ * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
+ */
+import {
+  AccountRepository,
+  ApiKeyRepository,
+  IdGenerator,
+  layerMemoryRepositories,
+  noNotifications
+} from "@swapdesk/core"
+import { layerPorts, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
+import { Clock, Effect, Layer, Schedule } from "effect"
+import { SimulatorBackedApi } from "./api/Api.ts"
+import { hashSecret } from "./Authentication.ts"
+import { DomainLive } from "./Domain.ts"
+import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
+import { Backend } from "./handlers/SystemHandlers.ts"
+import { ApiMiddlewares, ContractHandlers, serveApi } from "./Server.ts"
+
+/** How often the realtime driver catches the market up with the wall clock. */
+const REALTIME_STEP_MS = 50
+
+/** The scenario's accounts and keys in the repositories (keys stored as hashes only). */
+const SeedAccounts = (scenario: ScenarioFile) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const accounts = yield* AccountRepository
+    const keys = yield* ApiKeyRepository
+    const ids = yield* IdGenerator
+    const sim = yield* SimulationState
+    for (const account of scenario.accounts ?? []) {
+      yield* accounts.save({
+        id: account.id,
+        plan: account.plan ?? "free",
+        notifications: { ...noNotifications, ...account.notifications }
+      })
+      for (const key of account.apiKeys ?? []) {
+        yield* keys.insert({
+          id: yield* ids.next("apiKey"),
+          accountId: account.id,
+          name: key.name,
+          prefix: key.key.slice(0, 12),
+          last4: key.key.slice(-4),
+          secretHash: hashSecret(key.key),
+          scopes: key.scopes,
+          createdAt: sim.startMs,
+          lastUsedAt: null,
+          expiresAt: key.expiresAt === undefined ? null : Date.parse(key.expiresAt),
+          revokedAt: null
+        })
+      }
+    }
+  }))
+
+/** Realtime mode: market time = start + (wall time since launch) × speed. */
+const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
+  const sim = yield* SimulationState
+  if (sim.mode !== "realtime") return
+  const control = yield* SimulatorControl
+  const launchedAt = yield* Clock.currentTimeMillis
+  const catchUp = Effect.flatMap(
+    Clock.currentTimeMillis,
+    (wall) => control.advanceTo(sim.startMs + Math.floor((wall - launchedAt) * sim.speed))
+  )
+  yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
+}))
+
+/** Everything the standalone server runs on a scenario; provide an HTTP server to serve it. */
+export const simulatorApp = (scenario: ScenarioFile) => {
+  const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
+    Layer.provideMerge(SimulationState.layer(scenario))
+  )
+  const domain = DomainLive.pipe(Layer.provideMerge(world))
+  const control = SimulatorControl.layer.pipe(Layer.provideMerge(domain))
+  const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
+    Layer.provide(Layer.succeed(Backend, "simulator"))
+  )
+  return serveApi(SimulatorBackedApi).pipe(
+    Layer.provide(handlers),
+    Layer.provide(ApiMiddlewares),
+    Layer.provide(Layer.mergeAll(SeedAccounts(scenario), RealtimeDriver)),
+    Layer.provideMerge(control)
+  )
+}

@@ -1,0 +1,59 @@
+/**
+ * `/v1/alerts`: create, list, read, enable or disable, delete (scope `alerts`).
+ */
+import {
+  AlertCreatedView,
+  AlertListView,
+  AlertView,
+  CreateAlertBody,
+  ListAlertsQuery,
+  UpdateAlertBody
+} from "@swapdesk/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { BadRequest, Forbidden, NotFound, Unprocessable } from "./ApiErrors.ts"
+import { Envelope } from "./Envelope.ts"
+import { Authentication, RequiredScope } from "./Security.ts"
+
+const AlertId = { id: Schema.String }
+
+export class AlertsApi extends HttpApiGroup.make("alerts")
+  .add(
+    HttpApiEndpoint.post("create", "/v1/alerts", {
+      payload: CreateAlertBody,
+      success: Envelope(AlertCreatedView).pipe(HttpApiSchema.status(201)),
+      error: [BadRequest, Forbidden, Unprocessable]
+    }).annotate(OpenApi.Summary, "Create an alert")
+  )
+  .add(
+    HttpApiEndpoint.get("list", "/v1/alerts", {
+      query: ListAlertsQuery,
+      success: Envelope(AlertListView),
+      error: BadRequest
+    }).annotate(OpenApi.Summary, "List the account's alerts, newest first")
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/v1/alerts/:id", {
+      params: AlertId,
+      success: Envelope(AlertView),
+      error: NotFound
+    }).annotate(OpenApi.Summary, "Read one alert")
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/v1/alerts/:id", {
+      params: AlertId,
+      payload: UpdateAlertBody,
+      success: Envelope(AlertView),
+      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+    }).annotate(OpenApi.Summary, "Disable an alert, or re-enable and re-arm it")
+  )
+  .add(
+    HttpApiEndpoint.delete("remove", "/v1/alerts/:id", {
+      params: AlertId,
+      success: HttpApiSchema.NoContent,
+      error: NotFound
+    }).annotate(OpenApi.Summary, "Delete an alert")
+  )
+  .annotate(RequiredScope, "alerts")
+  .middleware(Authentication)
+{}

@@ -1,0 +1,33 @@
+/**
+ * The whole REST contract as one `HttpApi` definition, kept apart from its handlers: the server,
+ * the OpenAPI document and the typed client all derive from it. `SimulatorBackedApi` adds the
+ * simulator's control routes, served only when the server runs on the simulator.
+ */
+import { HttpApi, OpenApi } from "effect/http-api"
+import { AlertsApi } from "./AlertsApi.ts"
+import { ChartsApi, MarketApi } from "./MarketApi.ts"
+import { RequestValidation } from "./RequestValidation.ts"
+import { SimulatorApi } from "./SimulatorApi.ts"
+import { SystemApi } from "./SystemApi.ts"
+import { TradesApi } from "./TradesApi.ts"
+
+/** The contract: what any swapdesk server serves. */
+export class Api extends HttpApi.make("swapdesk")
+  .add(SystemApi)
+  .add(MarketApi)
+  .add(ChartsApi)
+  .add(TradesApi)
+  .add(AlertsApi)
+  .middleware(RequestValidation)
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
+  .annotate(OpenApi.Title, "swapdesk")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Token swaps on solana, ethereum, base and arbitrum, market data and alerts. Authenticate with " +
+      "`Authorization: Bearer <key>`; every response carries the success or error envelope."
+  )
+{}
+
+/** The contract plus the simulator's control routes. */
+export class SimulatorBackedApi extends Api.add(SimulatorApi.middleware(RequestValidation)) {}

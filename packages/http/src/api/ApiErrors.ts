@@ -1,0 +1,82 @@
+/**
+ * The error envelope on the wire, one schema per HTTP status, and the single mapping from a domain
+ * error (which knows its code) to its response (the status comes from the core's catalogue).
+ */
+import { type DomainError, errorCatalogue, type ErrorCode, toIso, type ValidationIssue } from "@swapdesk/core"
+import { Schema } from "effect"
+
+const codesWithStatus = (status: number) =>
+  (Object.keys(errorCatalogue) as Array<ErrorCode>).filter((code) => errorCatalogue[code].status === status)
+
+const ValidationIssueSchema = Schema.Struct({ path: Schema.String, message: Schema.String })
+
+const errorFields = (status: number) => ({
+  success: Schema.Literal(false),
+  error: Schema.Struct({
+    code: Schema.Literals(codesWithStatus(status)),
+    message: Schema.String,
+    details: Schema.optionalKey(Schema.Array(ValidationIssueSchema))
+  }),
+  timestamp: Schema.String
+})
+
+export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(errorFields(400), {
+  httpApiStatus: 400,
+  description:
+    "The request breaks a schema or rule (VALIDATION_ERROR with details), is not JSON, or names an unsupported token or too long a range"
+}) {}
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(errorFields(401), {
+  httpApiStatus: 401,
+  description: "Missing, malformed, unknown, revoked or expired API key"
+}) {}
+export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(errorFields(403), {
+  httpApiStatus: 403,
+  description: "The key lacks the scope, or the plan's limit is reached"
+}) {}
+export class NotFound extends Schema.Error<NotFound>("NotFound")(errorFields(404), {
+  httpApiStatus: 404,
+  description: "No such resource in this account"
+}) {}
+export class Conflict extends Schema.Error<Conflict>("Conflict")(errorFields(409), {
+  httpApiStatus: 409,
+  description: "The request conflicts with the resource's current state"
+}) {}
+export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(errorFields(422), {
+  httpApiStatus: 422,
+  description: "The request is well-formed but the account cannot do it now"
+}) {}
+
+const classByStatus = {
+  400: BadRequest,
+  401: Unauthorized,
+  403: Forbidden,
+  404: NotFound,
+  409: Conflict,
+  422: Unprocessable
+} as const
+type ClassByStatus = typeof classByStatus
+type ApiErrorStatus = keyof ClassByStatus
+
+/** The response class a domain error becomes, decided by its code's status in the catalogue. */
+export type ApiErrorOf<E extends { readonly code: ErrorCode }> = (typeof errorCatalogue)[E["code"]]["status"] extends
+  infer S extends ApiErrorStatus ? InstanceType<ClassByStatus[S]> : never
+
+/** The error envelope body of a code (also used for transport errors outside the HttpApi). */
+export const errorBody = (
+  code: ErrorCode,
+  message: string,
+  atMs: number,
+  details?: ReadonlyArray<ValidationIssue>
+) => ({
+  success: false as const,
+  error: { code, message, ...(details === undefined ? {} : { details }) },
+  timestamp: toIso(atMs)
+})
+
+/** Turns a domain error into its HTTP error response. */
+export const toApiError = <E extends DomainError>(error: E, atMs: number): ApiErrorOf<E> => {
+  const status = errorCatalogue[error.code].status as ApiErrorStatus
+  const details = error._tag === "ValidationFailed" ? error.details : undefined
+  const ErrorClass = classByStatus[status] as new(fields: ReturnType<typeof errorBody>) => unknown
+  return new ErrorClass(errorBody(error.code, error.message, atMs, details)) as ApiErrorOf<E>
+}

@@ -1,0 +1,41 @@
+/**
+ * `/v1/market-data`: prices and 24 h figures, the trending ranking (public), and candles (`read`).
+ */
+import { ChartQuery, ChartView, MarketDataQuery, MarketDataView, TrendingQuery, TrendingView } from "@swapdesk/core"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { BadRequest } from "./ApiErrors.ts"
+import { Envelope } from "./Envelope.ts"
+import { Authentication, OptionalAuthentication, RequiredScope } from "./Security.ts"
+
+export class MarketApi extends HttpApiGroup.make("market")
+  .add(
+    HttpApiEndpoint.get("marketData", "/v1/market-data", {
+      query: MarketDataQuery,
+      success: Envelope(MarketDataView),
+      error: BadRequest
+    }).annotate(
+      OpenApi.Summary,
+      "Price and 24 h figures; a key with the read scope adds `extended`"
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("trending", "/v1/market-data/trending", {
+      query: TrendingQuery,
+      success: Envelope(TrendingView),
+      error: BadRequest
+    }).annotate(OpenApi.Summary, "The trending tokens, recalculated every 60 s of market time")
+  )
+  .middleware(OptionalAuthentication)
+{}
+
+export class ChartsApi extends HttpApiGroup.make("charts")
+  .add(
+    HttpApiEndpoint.get("chart", "/v1/market-data/chart", {
+      query: ChartQuery,
+      success: Envelope(ChartView),
+      error: BadRequest
+    }).annotate(OpenApi.Summary, "OHLCV candles, oldest first")
+  )
+  .annotate(RequiredScope, "read")
+  .middleware(Authentication)
+{}

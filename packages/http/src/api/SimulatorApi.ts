@@ -1,0 +1,118 @@
+/**
+ * `/v1/sim/*`: the simulator's control routes (contract section 12), mounted only when the server
+ * runs on the simulator. No key is needed; a present but invalid one is still refused.
+ */
+import { IsoDateTime, Network, TokenReference, TradeView } from "@swapdesk/core"
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { BadRequest, Conflict, NotFound } from "./ApiErrors.ts"
+import { Envelope } from "./Envelope.ts"
+import { OptionalAuthentication } from "./Security.ts"
+
+const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
+/** At most 400 days in one call, so one request cannot run for hours. */
+const MAX_ADVANCE_MS = 400 * 86_400_000
+const Duration = Schema.Finite.check(
+  Schema.isInt({ message: "must be a whole number of milliseconds" }),
+  Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_MS }, { message: `must be between 0 and ${MAX_ADVANCE_MS}` })
+)
+
+export const ClockView = Schema.Struct({ now: IsoDateTime, mode: Schema.Literals(["manual", "realtime"]) })
+export const AdvanceBody = Schema.Struct({ ms: Duration })
+export const AdvancedView = Schema.Struct({ now: IsoDateTime })
+export const SetPriceBody = Schema.Struct({ price: PositiveFinite })
+export const PriceSetView = Schema.Struct({ token: Schema.String, price: Schema.Number, at: IsoDateTime })
+export const FaultBody = Schema.Struct({
+  network: Network,
+  kind: Schema.Literals(["outage", "congestion", "gas_spike"]),
+  durationMs: Duration.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
+})
+export const FaultView = Schema.Struct({
+  network: Network,
+  kind: Schema.Literals(["outage", "congestion", "gas_spike"]),
+  startsAt: IsoDateTime,
+  endsAt: IsoDateTime
+})
+export const ApprovalBody = Schema.Struct({ tradeId: Schema.String, approve: Schema.Boolean })
+export const WhaleBody = Schema.Struct({ token: TokenReference, network: Network, valueUsd: PositiveFinite })
+export const WhaleView = Schema.Struct({
+  token: Schema.String,
+  network: Network,
+  valueUsd: Schema.Number,
+  at: IsoDateTime
+})
+export const OutboxView = Schema.Struct({
+  notifications: Schema.Array(Schema.Struct({
+    channel: Schema.Literals(["email", "push", "telegram"]),
+    to: Schema.String,
+    alertId: Schema.String,
+    message: Schema.String,
+    sentAt: IsoDateTime
+  }))
+})
+export const EventsView = Schema.Struct({
+  events: Schema.Array(Schema.Struct({
+    seq: Schema.Number,
+    at: IsoDateTime,
+    type: Schema.String,
+    data: Schema.Record(Schema.String, Schema.Unknown)
+  }))
+})
+
+export class SimulatorApi extends HttpApiGroup.make("sim")
+  .add(
+    HttpApiEndpoint.get("clock", "/v1/sim/clock", { success: Envelope(ClockView) }).annotate(
+      OpenApi.Summary,
+      "The market clock"
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("advance", "/v1/sim/clock/advance", {
+      payload: AdvanceBody,
+      success: Envelope(AdvancedView),
+      error: [BadRequest, Conflict]
+    }).annotate(OpenApi.Summary, "Manual clock: run every event due in the next `ms`, in order")
+  )
+  .add(
+    HttpApiEndpoint.put("setPrice", "/v1/sim/prices/:token", {
+      params: { token: Schema.String },
+      payload: SetPriceBody,
+      success: Envelope(PriceSetView),
+      error: BadRequest
+    }).annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
+  )
+  .add(
+    HttpApiEndpoint.post("fault", "/v1/sim/faults", {
+      payload: FaultBody,
+      success: Envelope(FaultView),
+      error: BadRequest
+    }).annotate(OpenApi.Summary, "Inject an outage, congestion or gas spike on a network")
+  )
+  .add(
+    HttpApiEndpoint.post("approval", "/v1/sim/approvals", {
+      payload: ApprovalBody,
+      success: Envelope(TradeView),
+      error: [BadRequest, NotFound, Conflict]
+    }).annotate(OpenApi.Summary, "The wallet approves or rejects a trade awaiting approval")
+  )
+  .add(
+    HttpApiEndpoint.post("whale", "/v1/sim/whales", {
+      payload: WhaleBody,
+      success: Envelope(WhaleView),
+      error: BadRequest
+    }).annotate(OpenApi.Summary, "A whale swap happens now")
+  )
+  .add(
+    HttpApiEndpoint.get("outbox", "/v1/sim/outbox", { success: Envelope(OutboxView) }).annotate(
+      OpenApi.Summary,
+      "Every notification sent"
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("events", "/v1/sim/events", { success: Envelope(EventsView) }).annotate(
+      OpenApi.Summary,
+      "The ordered event log"
+    )
+  )
+  .middleware(OptionalAuthentication)
+{}

@@ -1,0 +1,30 @@
+/**
+ * `/v1/alerts` on the `Alerts` use cases, for the calling account.
+ */
+import { alertCreatedView, alertListView, Alerts, alertView } from "@swapdesk/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { Principal } from "../api/Security.ts"
+import { makeResponder } from "./Respond.ts"
+
+export const AlertsHandlers = HttpApiBuilder.group(Api, "alerts", (handlers) =>
+  Effect.gen(function*() {
+    const { orApiError, respond } = yield* makeResponder
+    const alerts = yield* Alerts
+    return handlers
+      .handle("create", ({ payload }) =>
+        Effect.flatMap(Principal, (p) => respond(alerts.create(p.accountId, payload), alertCreatedView)))
+      .handle("list", ({ query }) =>
+        Effect.flatMap(Principal, (p) =>
+          respond(alerts.list(p.accountId, query), alertListView)))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(Principal, (p) =>
+          respond(alerts.get(p.accountId, params.id), alertView)))
+      .handle("update", ({ params, payload }) =>
+        Effect.flatMap(Principal, (p) =>
+          respond(alerts.setStatus(p.accountId, params.id, payload.status), alertView)))
+      .handle("remove", ({ params }) =>
+        Effect.flatMap(Principal, (p) =>
+          orApiError(alerts.remove(p.accountId, params.id))))
+  }))

@@ -1,0 +1,33 @@
+/**
+ * `/v1/market-data`, `/v1/market-data/trending` and `/v1/market-data/chart` on `MarketData`.
+ * Extended market fields go to callers whose key has the `read` scope; anyone else gets the basic
+ * record.
+ */
+import { MarketData } from "@swapdesk/core"
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { MaybePrincipal } from "../api/Security.ts"
+import { makeResponder } from "./Respond.ts"
+
+const identity = <A>(a: A): A => a
+
+export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
+  Effect.gen(function*() {
+    const { respond } = yield* makeResponder
+    const market = yield* MarketData
+    return handlers
+      .handle("marketData", ({ query }) =>
+        Effect.flatMap(MaybePrincipal, (caller) => {
+          const extended = Option.exists(caller, (p) => p.scopes.includes("read"))
+          return respond(market.snapshot(query, extended), identity)
+        }))
+      .handle("trending", ({ query }) => respond(market.trending(query), identity))
+  }))
+
+export const ChartsHandlers = HttpApiBuilder.group(Api, "charts", (handlers) =>
+  Effect.gen(function*() {
+    const { respond } = yield* makeResponder
+    const market = yield* MarketData
+    return handlers.handle("chart", ({ query }) => respond(market.chart(query), identity))
+  }))

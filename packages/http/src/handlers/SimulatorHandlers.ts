@@ -1,0 +1,50 @@
+/**
+ * `/v1/sim/*` on the simulator's control service (and, for approvals, the `Trades` use cases,
+ * since the approval is a fact about the trade record).
+ */
+import { resolveToken, toIso, Trades, tradeView } from "@swapdesk/core"
+import { SimulationState, SimulatorControl } from "@swapdesk/simulator"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { SimulatorBackedApi } from "../api/Api.ts"
+import { makeResponder } from "./Respond.ts"
+
+export const SimulatorHandlers = HttpApiBuilder.group(SimulatorBackedApi, "sim", (handlers) =>
+  Effect.gen(function*() {
+    const { respond } = yield* makeResponder
+    const control = yield* SimulatorControl
+    const trades = yield* Trades
+    const sim = yield* SimulationState
+    return handlers
+      .handle("clock", () => respond(control.clock, ({ mode, now }) => ({ now: toIso(now), mode })))
+      .handle("advance", ({ payload }) => respond(control.advance(payload.ms), (now) => ({ now: toIso(now) })))
+      .handle("setPrice", ({ params, payload }) =>
+        respond(
+          Effect.flatMap(
+            resolveToken(params.token),
+            (token) => Effect.as(control.setPrice(token.symbol, payload.price), token.symbol)
+          ),
+          (token) => ({ token, price: payload.price, at: toIso(sim.now) })
+        ))
+      .handle("fault", ({ payload }) =>
+        respond(
+          Effect.map(control.injectFault(payload.network, payload.kind, payload.durationMs), () => sim.now),
+          (startsAt) => ({
+            network: payload.network,
+            kind: payload.kind,
+            startsAt: toIso(startsAt),
+            endsAt: toIso(startsAt + payload.durationMs)
+          })
+        ))
+      .handle("approval", ({ payload }) => respond(trades.decide(payload.tradeId, payload.approve), tradeView))
+      .handle("whale", ({ payload }) =>
+        respond(
+          Effect.flatMap(
+            resolveToken(payload.token, payload.network),
+            (token) => Effect.as(control.whale(token.symbol, payload.network, payload.valueUsd), token.symbol)
+          ),
+          (token) => ({ token, network: payload.network, valueUsd: payload.valueUsd, at: toIso(sim.now) })
+        ))
+      .handle("outbox", () => respond(control.outbox, (notifications) => ({ notifications })))
+      .handle("events", () => respond(control.events, (events) => ({ events })))
+  }))

@@ -1,0 +1,57 @@
+/**
+ * `/v1/trades` and `/v1/quote` on the `Trades` use cases, for the calling account. Trade creation
+ * honours `Idempotency-Key`.
+ */
+import {
+  formatAmount,
+  nativeTokenOf,
+  toIso,
+  tokenOf,
+  tradeCreatedView,
+  tradeListView,
+  Trades,
+  tradeView
+} from "@swapdesk/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { Principal } from "../api/Security.ts"
+import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import { makeResponder } from "./Respond.ts"
+
+export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
+  Effect.gen(function*() {
+    const { respond } = yield* makeResponder
+    const trades = yield* Trades
+    const idempotent = yield* makeIdempotency
+    return handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(Principal, (p) =>
+          idempotent({
+            accountId: p.accountId,
+            key: headers["idempotency-key"],
+            fingerprint: fingerprint("POST /v1/trades", payload),
+            successStatus: 201,
+            work: respond(trades.create(p.accountId, payload), tradeCreatedView)
+          })))
+      .handle("list", ({ query }) =>
+        Effect.flatMap(Principal, (p) => respond(trades.list(p.accountId, query), tradeListView)))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(Principal, (p) =>
+          respond(trades.get(p.accountId, params.id), tradeView)))
+      .handle("quote", ({ query }) =>
+        respond(trades.quote(query), (quote) => ({
+          tokenIn: quote.tokenIn.symbol,
+          tokenOut: quote.tokenOut.symbol,
+          amountIn: formatAmount(quote.amountIn, quote.tokenIn.decimals),
+          network: quote.network,
+          slippage: quote.slippage,
+          estimatedAmountOut: formatAmount(quote.outcome.netOut, quote.tokenOut.decimals),
+          fee: formatAmount(quote.outcome.fee, quote.tokenOut.decimals),
+          minAmountOut: formatAmount(quote.outcome.minAmountOut, quote.tokenOut.decimals),
+          priceImpact: quote.chainQuote.priceImpactPercent,
+          gasFee: formatAmount(quote.chainQuote.gasFee, tokenOf(nativeTokenOf(quote.network)).decimals),
+          rate: quote.rate,
+          expiresAt: toIso(quote.expiresAt)
+        })))
+  }))

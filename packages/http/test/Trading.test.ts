@@ -1,0 +1,231 @@
+// Proves trades and quotes end to end through a real server and the simulator's control routes:
+// the field sets of each view, idempotent creation (also under concurrent duplicates), delegated
+// signing to confirmation, approval and rejection, the approval timeout, slippage and network
+// failures with exact refunds, and that another account's trade is invisible.
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { advance, call, keys, testServer } from "./harness.ts"
+
+const solSwap = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "solana" }
+const ethSwap = { tokenIn: "USDC", tokenOut: "ETH", amountIn: "100", network: "ethereum" }
+
+const balanceEvents = (events: ReadonlyArray<{ type: string; data: Record<string, unknown> }>, tradeId: string) =>
+  events.filter((e) => e.data["id"] === tradeId).map((e) => e.type)
+
+const createTrade = (body: unknown) => call("POST", "/v1/trades", { key: keys.aliceAll, body })
+
+layer(testServer(), { excludeTestServices: true })("trades", (it) => {
+  it.effect("creation answers 201 with exactly the creation fields, pending", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: solSwap })
+      assert.strictEqual(reply.status, 201, JSON.stringify(reply.body))
+      assert.deepStrictEqual(Object.keys(reply.body.data).sort(), [
+        "amountIn",
+        "estimatedAmountOut",
+        "fee",
+        "id",
+        "network",
+        "status",
+        "tokenIn",
+        "tokenOut"
+      ])
+      assert.strictEqual(reply.body.data.status, "pending")
+      assert.strictEqual(reply.body.data.amountIn, "1.5")
+      assert.match(reply.body.data.id, /^trd_[0-9A-Za-z]+$/)
+      assert.match(reply.body.data.estimatedAmountOut, /^\d+(\.\d+)?$/)
+    }))
+
+  it.effect("a delegated trade is broadcast at once and confirms after the network's confirmations", () =>
+    Effect.gen(function*() {
+      const created = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: solSwap })
+      const id = created.body.data.id as string
+      const pending = yield* call("GET", `/v1/trades/${id}`, { key: keys.aliceRead })
+      assert.strictEqual(pending.body.data.status, "pending")
+      assert.isString(pending.body.data.txHash)
+      assert.isNull(pending.body.data.confirmedAt)
+      assert.notProperty(pending.body.data, "amountOut")
+      yield* advance(60_000)
+      const done = yield* call("GET", `/v1/trades/${id}`, { key: keys.aliceRead })
+      assert.strictEqual(done.body.data.status, "confirmed", JSON.stringify(done.body.data))
+      for (
+        const field of ["amountOut", "txHash", "confirmedAt", "submittedAt", "walletAddress", "slippage", "gasFee"]
+      ) {
+        assert.property(done.body.data, field)
+      }
+      const gross = BigInt(done.body.data.amountOut.replace(".", "").padEnd(0, "0"))
+      assert.isTrue(gross > 0n)
+      const list = yield* call("GET", "/v1/trades?status=confirmed", { key: keys.aliceRead })
+      const item = (list.body.data.trades as Array<Record<string, unknown>>).find((t) => t["id"] === id)!
+      assert.deepStrictEqual(Object.keys(item).sort(), [
+        "amountIn",
+        "amountOut",
+        "confirmedAt",
+        "createdAt",
+        "fee",
+        "id",
+        "network",
+        "status",
+        "tokenIn",
+        "tokenOut",
+        "txHash"
+      ])
+    }))
+
+  it.effect("a trade awaiting approval: approve broadcasts it; reject fails it WALLET_REJECTED", () =>
+    Effect.gen(function*() {
+      const first = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: ethSwap })
+      const second = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: ethSwap })
+      const approved = yield* call("POST", "/v1/sim/approvals", {
+        body: { tradeId: first.body.data.id, approve: true }
+      })
+      assert.strictEqual(approved.status, 200, JSON.stringify(approved.body))
+      assert.isString(approved.body.data.txHash)
+      const rejected = yield* call("POST", "/v1/sim/approvals", {
+        body: { tradeId: second.body.data.id, approve: false }
+      })
+      assert.strictEqual(rejected.body.data.status, "failed")
+      assert.strictEqual(rejected.body.data.failureReason, "WALLET_REJECTED")
+      const again = yield* call("POST", "/v1/sim/approvals", { body: { tradeId: second.body.data.id, approve: true } })
+      assert.strictEqual(again.status, 409)
+      assert.strictEqual(again.body.error.code, "TRADE_NOT_AWAITING_APPROVAL")
+      const missing = yield* call("POST", "/v1/sim/approvals", { body: { tradeId: "trd_nope", approve: true } })
+      assert.strictEqual(missing.status, 404)
+      assert.strictEqual(missing.body.error.code, "TRADE_NOT_FOUND")
+      yield* advance(120_000)
+      const confirmed = yield* call("GET", `/v1/trades/${first.body.data.id}`, { key: keys.aliceAll })
+      assert.strictEqual(confirmed.body.data.status, "confirmed")
+    }))
+
+  it.effect("an unapproved trade fails APPROVAL_TIMEOUT after 10 minutes and its funds come back", () =>
+    Effect.gen(function*() {
+      const created = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: ethSwap })
+      yield* advance(9 * 60_000)
+      const waiting = yield* call("GET", `/v1/trades/${created.body.data.id}`, { key: keys.aliceAll })
+      assert.strictEqual(waiting.body.data.status, "pending")
+      yield* advance(61_000)
+      const timedOut = yield* call("GET", `/v1/trades/${created.body.data.id}`, { key: keys.aliceAll })
+      assert.strictEqual(timedOut.body.data.status, "failed")
+      assert.strictEqual(timedOut.body.data.failureReason, "APPROVAL_TIMEOUT")
+      const log = yield* call("GET", "/v1/sim/events")
+      assert.include(balanceEvents(log.body.data.events, created.body.data.id), "trade.failed")
+    }))
+
+  it.effect("a price move beyond the tolerance before inclusion fails SLIPPAGE_EXCEEDED", () =>
+    Effect.gen(function*() {
+      const created = yield* call("POST", "/v1/trades", {
+        key: keys.aliceAll,
+        body: { ...ethSwap, slippage: 0.1 }
+      })
+      const moved = yield* call("PUT", "/v1/sim/prices/ETH", { body: { price: 100_000 } })
+      assert.strictEqual(moved.status, 200)
+      yield* call("POST", "/v1/sim/approvals", { body: { tradeId: created.body.data.id, approve: true } })
+      yield* advance(120_000)
+      const failed = yield* call("GET", `/v1/trades/${created.body.data.id}`, { key: keys.aliceAll })
+      assert.strictEqual(failed.body.data.status, "failed")
+      assert.strictEqual(failed.body.data.failureReason, "SLIPPAGE_EXCEEDED")
+      assert.notProperty(failed.body.data, "amountOut")
+    }))
+
+  it.effect("an outage fails broadcast trades with NETWORK_ERROR", () =>
+    Effect.gen(function*() {
+      const fault = yield* call("POST", "/v1/sim/faults", {
+        body: { network: "solana", kind: "outage", durationMs: 60_000 }
+      })
+      assert.strictEqual(fault.status, 200, JSON.stringify(fault.body))
+      const created = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: { ...solSwap, amountIn: "0.1" } })
+      yield* advance(60_000)
+      const failed = yield* call("GET", `/v1/trades/${created.body.data.id}`, { key: keys.aliceAll })
+      assert.strictEqual(failed.body.data.status, "failed")
+      assert.strictEqual(failed.body.data.failureReason, "NETWORK_ERROR")
+    }))
+
+  it.effect("the same Idempotency-Key and body replays the first response; another body conflicts", () =>
+    Effect.gen(function*() {
+      const headers = { "idempotency-key": "order-42" }
+      const first = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: solSwap, headers })
+      const repeat = yield* call("POST", "/v1/trades", { key: keys.aliceAll, body: { ...solSwap }, headers })
+      assert.strictEqual(repeat.status, 201)
+      assert.deepStrictEqual(repeat.body, first.body)
+      const other = yield* call("POST", "/v1/trades", {
+        key: keys.aliceAll,
+        body: { ...solSwap, amountIn: "2" },
+        headers
+      })
+      assert.strictEqual(other.status, 409)
+      assert.strictEqual(other.body.error.code, "IDEMPOTENCY_CONFLICT")
+    }))
+
+  it.effect("concurrent duplicates with one Idempotency-Key create one trade", () =>
+    Effect.gen(function*() {
+      const headers = { "idempotency-key": "burst-1" }
+      const before = yield* call("GET", "/v1/trades?limit=100", { key: keys.bobAll })
+      const replies = yield* Effect.all(
+        Array.from({ length: 8 }, () => call("POST", "/v1/trades", { key: keys.bobAll, body: solSwap, headers })),
+        { concurrency: "unbounded" }
+      )
+      const created = new Set(replies.filter((r) => r.status === 201).map((r) => r.body.data.id))
+      assert.strictEqual(created.size, 1)
+      for (const reply of replies) assert.include([201, 409], reply.status)
+      const after = yield* call("GET", "/v1/trades?limit=100", { key: keys.bobAll })
+      assert.strictEqual(after.body.data.total, before.body.data.total + 1)
+    }))
+
+  it.effect("trade errors: unsupported token, same token, too many decimals, no wallet, no funds", () =>
+    Effect.gen(function*() {
+      const unknown = yield* createTrade({ ...solSwap, tokenOut: "NOPE" })
+      assert.strictEqual(unknown.status, 400)
+      assert.strictEqual(unknown.body.error.code, "INVALID_TOKEN")
+      const notOnNetwork = yield* createTrade({ ...solSwap, tokenOut: "ARB" })
+      assert.strictEqual(notOnNetwork.body.error.code, "INVALID_TOKEN")
+      const same = yield* createTrade({ ...solSwap, tokenOut: "sol" })
+      assert.strictEqual(same.body.error.code, "VALIDATION_ERROR")
+      const decimals = yield* createTrade({ ...solSwap, tokenIn: "USDC", tokenOut: "SOL", amountIn: "1.0000001" })
+      assert.strictEqual(decimals.body.error.code, "VALIDATION_ERROR")
+      assert.strictEqual(decimals.body.error.details[0].path, "amountIn")
+      const noWallet = yield* createTrade({ tokenIn: "ETH", tokenOut: "USDC", amountIn: "1", network: "base" })
+      assert.strictEqual(noWallet.status, 422)
+      assert.strictEqual(noWallet.body.error.code, "WALLET_NOT_CONNECTED")
+      const poor = yield* createTrade({ ...solSwap, amountIn: "100000" })
+      assert.strictEqual(poor.status, 422)
+      assert.strictEqual(poor.body.error.code, "INSUFFICIENT_BALANCE")
+    }))
+
+  it.effect("another account's trade is 404 TRADE_NOT_FOUND, never revealed", () =>
+    Effect.gen(function*() {
+      const bobs = yield* call("POST", "/v1/trades", { key: keys.bobAll, body: solSwap })
+      const peek = yield* call("GET", `/v1/trades/${bobs.body.data.id}`, { key: keys.aliceAll })
+      assert.strictEqual(peek.status, 404)
+      assert.strictEqual(peek.body.error.code, "TRADE_NOT_FOUND")
+      const list = yield* call("GET", "/v1/trades?limit=100", { key: keys.aliceAll })
+      assert.isFalse((list.body.data.trades as Array<{ id: string }>).some((t) => t.id === bobs.body.data.id))
+    }))
+
+  it.effect("a quote answers what a trade would start with, and executes nothing", () =>
+    Effect.gen(function*() {
+      const before = yield* call("GET", "/v1/trades?limit=1", { key: keys.aliceAll })
+      const reply = yield* call("GET", "/v1/quote?tokenIn=SOL&tokenOut=USDC&amountIn=2&network=solana&slippage=1", {
+        key: keys.aliceRead
+      })
+      assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+      for (const field of ["estimatedAmountOut", "fee", "minAmountOut", "priceImpact", "gasFee", "rate", "expiresAt"]) {
+        assert.property(reply.body.data, field)
+      }
+      const after = yield* call("GET", "/v1/trades?limit=1", { key: keys.aliceAll })
+      assert.strictEqual(after.body.data.total, before.body.data.total)
+    }))
+
+  it.effect("the list is newest first and paginates with total, limit and offset", () =>
+    Effect.gen(function*() {
+      const page1 = yield* call("GET", "/v1/trades?limit=2&offset=0", { key: keys.aliceAll })
+      const page2 = yield* call("GET", "/v1/trades?limit=2&offset=2", { key: keys.aliceAll })
+      assert.strictEqual(page1.body.data.limit, 2)
+      assert.strictEqual(page2.body.data.offset, 2)
+      const all = yield* call("GET", "/v1/trades?limit=100", { key: keys.aliceAll })
+      const ids = all.body.data.trades as Array<{ id: string; createdAt: string }>
+      assert.deepStrictEqual(
+        [...page1.body.data.trades, ...page2.body.data.trades].map((t: { id: string }) => t.id),
+        ids.slice(0, 4).map((t) => t.id)
+      )
+      for (let i = 1; i < ids.length; i++) assert.isTrue(ids[i - 1]!.createdAt >= ids[i]!.createdAt)
+    }))
+})

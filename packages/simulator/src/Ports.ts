@@ -1,0 +1,84 @@
+/**
+ * The simulation behind the core's ports. Each method is one synchronous call into the world, so
+ * it is atomic with respect to the event loop and to every other request.
+ */
+import {
+  Chain,
+  DomainEvents,
+  IdGenerator,
+  MarketClock,
+  MoneyDecimal,
+  Notifier,
+  PriceFeed,
+  Wallets
+} from "@swapdesk/core"
+import { Effect, Layer, Option } from "effect"
+import { SimulationState } from "./SimulationState.ts"
+
+const priceFeed = Layer.effect(
+  PriceFeed,
+  SimulationState.useSync((sim) => ({
+    priceUsd: (symbol) => Effect.sync(() => new MoneyDecimal(sim.market.priceUsd(symbol))),
+    stats: (symbol, network) => Effect.sync(() => sim.market.stats(symbol, network)),
+    candles: (symbol, timeframe, fromMs, toMs, network) =>
+      Effect.sync(() => sim.market.candles(symbol, timeframe, fromMs, toMs, network)),
+    trending: (network) => Effect.sync(() => sim.market.trending(network)),
+    fxRate: (currency) => Effect.sync(() => new MoneyDecimal(sim.market.fxRate(currency)))
+  }))
+)
+
+const chain = Layer.effect(
+  Chain,
+  SimulationState.useSync((sim) => ({
+    quote: (request) => Effect.sync(() => sim.chain.quote(request, sim.now)),
+    submit: (intent) => Effect.sync(() => sim.chain.submit(intent, sim.now)),
+    decide: (tradeId, approve) => Effect.sync(() => sim.chain.decide(tradeId, approve, sim.now))
+  }))
+)
+
+const wallets = Layer.effect(
+  Wallets,
+  SimulationState.useSync((sim) => ({
+    wallet: (accountId, network) => Effect.sync(() => Option.fromNullishOr(sim.wallets.wallet(accountId, network))),
+    list: (accountId) => Effect.sync(() => sim.wallets.list(accountId)),
+    balances: (accountId, network) => Effect.sync(() => sim.wallets.balances(accountId, network)),
+    reserve: (hold) =>
+      Effect.suspend(() => {
+        const refused = sim.wallets.reserve(hold)
+        return refused === undefined ? Effect.void : Effect.fail(refused)
+      }),
+    release: (holdId) => Effect.sync(() => void sim.wallets.release(holdId)),
+    signOrder: (accountId, network, orderId) => Effect.sync(() => sim.wallets.signOrder(accountId, network, orderId))
+  }))
+)
+
+const notifier = Layer.effect(
+  Notifier,
+  SimulationState.useSync((sim) => ({
+    send: (notification) => Effect.sync(() => sim.notify(notification))
+  }))
+)
+
+const domainEvents = Layer.effect(
+  DomainEvents,
+  SimulationState.useSync((sim) => ({
+    publish: (event) =>
+      Effect.sync(() => sim.log.append(sim.now, event.type, { accountId: event.accountId, ...event.data }))
+  }))
+)
+
+const ids = Layer.effect(
+  IdGenerator,
+  SimulationState.useSync((sim) => ({
+    next: (kind) => Effect.sync(() => sim.nextId(kind)),
+    token: (length) => Effect.sync(() => sim.token(length))
+  }))
+)
+
+const clock = Layer.effect(
+  MarketClock,
+  SimulationState.useSync((sim) => ({ now: Effect.sync(() => sim.now) }))
+)
+
+/** Every port the simulation implements; requires `SimulationState`. */
+export const layerPorts = Layer.mergeAll(priceFeed, chain, wallets, notifier, domainEvents, ids, clock)

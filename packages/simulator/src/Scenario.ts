@@ -1,0 +1,216 @@
+/**
+ * The scenario file (contract section 12): what a simulated world starts with. Decoded with a
+ * Schema; every problem is reported with the field's path and the offending value, and every key
+ * left out takes the default documented in docs/simulator.md.
+ */
+import { API_KEY_PATTERN, ApiScope, findToken, Network, parseAmount, Plan, type ValidationIssue } from "@swapdesk/core"
+import { Option, Result, Schema, SchemaIssue } from "effect"
+
+const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
+const Probability = Schema.Finite.check(
+  Schema.isBetween({ minimum: 0, maximum: 1 }, { message: "must be between 0 and 1" })
+)
+const IsoInstant = Schema.String.check(
+  Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, {
+    message: "must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z"
+  }),
+  Schema.makeFilter((s: string) => !Number.isNaN(Date.parse(s)) || "is not a real date-time")
+)
+
+export const ClockSettings = Schema.Struct({
+  mode: Schema.Literals(["manual", "realtime"]),
+  start: Schema.optionalKey(IsoInstant),
+  /** Realtime only: market milliseconds per wall-clock millisecond. */
+  speed: Schema.optionalKey(PositiveFinite)
+})
+
+export const NetworkSettings = Schema.Struct({
+  blockTimeMs: Schema.optionalKey(PositiveFinite.check(Schema.isInt({ message: "must be a whole number" }))),
+  failureRate: Schema.optionalKey(Probability),
+  confirmations: Schema.optionalKey(
+    Schema.Finite.check(
+      Schema.isInt({ message: "must be a whole number" }),
+      Schema.isBetween({ minimum: 0, maximum: 1000 }, { message: "must be between 0 and 1000" })
+    )
+  )
+})
+
+export const RateLimitSettings = Schema.Union([
+  Schema.Boolean,
+  Schema.Struct({
+    free: Schema.optionalKey(PositiveFinite),
+    pro: Schema.optionalKey(PositiveFinite),
+    unauthenticated: Schema.optionalKey(PositiveFinite)
+  })
+])
+
+export const TokenSettings = Schema.Struct({
+  symbol: Schema.String,
+  priceUsd: Schema.optionalKey(PositiveFinite),
+  annualVolatility: Schema.optionalKey(PositiveFinite),
+  dailyVolumeUsd: Schema.optionalKey(PositiveFinite),
+  liquidityUsd: Schema.optionalKey(Schema.Record(Network, PositiveFinite))
+})
+
+export const ApiKeySettings = Schema.Struct({
+  name: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })),
+  key: Schema.String.check(
+    Schema.isPattern(API_KEY_PATTERN, { message: "must be sd_test_ (or sd_live_) followed by 40 base62 characters" })
+  ),
+  scopes: Schema.Array(ApiScope),
+  expiresAt: Schema.optionalKey(IsoInstant)
+})
+
+export const WalletSettings = Schema.Struct({
+  network: Network,
+  address: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })),
+  delegatedSigning: Schema.optionalKey(Schema.Boolean),
+  /** Token symbol -> decimal string. */
+  balances: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
+})
+
+export const NotificationSettingsInput = Schema.Struct({
+  email: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: Schema.String }))),
+  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: Schema.String })))
+})
+
+export const AccountSettings = Schema.Struct({
+  id: Schema.String.check(
+    Schema.isPattern(/^acct_[0-9A-Za-z_-]{1,64}$/, { message: "must be acct_ followed by letters, digits, _ or -" })
+  ),
+  plan: Schema.optionalKey(Plan),
+  apiKeys: Schema.optionalKey(Schema.Array(ApiKeySettings)),
+  notifications: Schema.optionalKey(NotificationSettingsInput),
+  wallets: Schema.optionalKey(Schema.Array(WalletSettings))
+})
+
+export const ScenarioFile = Schema.Struct({
+  seed: Schema.optionalKey(Schema.Union([Schema.Finite, Schema.String])),
+  clock: Schema.optionalKey(ClockSettings),
+  rateLimits: Schema.optionalKey(RateLimitSettings),
+  networks: Schema.optionalKey(Schema.Record(Network, NetworkSettings)),
+  historyDays: Schema.optionalKey(
+    Schema.Finite.check(
+      Schema.isInt({ message: "must be a whole number" }),
+      Schema.isBetween({ minimum: 1, maximum: 90 }, { message: "must be between 1 and 90" })
+    )
+  ),
+  tokens: Schema.optionalKey(Schema.Array(TokenSettings)),
+  accounts: Schema.optionalKey(Schema.Array(AccountSettings))
+})
+export type ScenarioFile = typeof ScenarioFile.Type
+
+/** Defaults for every key a scenario leaves out (documented in docs/simulator.md). */
+export const scenarioDefaults = {
+  seed: 1,
+  clock: { mode: "manual", start: "2026-01-01T00:00:00Z", speed: 1 },
+  historyDays: 30
+} as const
+
+/** A scenario problem: where, what is wrong, and the value found there. */
+export interface ScenarioIssue extends ValidationIssue {
+  readonly value: unknown
+}
+
+export class InvalidScenario extends Error {
+  readonly issues: ReadonlyArray<ScenarioIssue>
+  constructor(issues: ReadonlyArray<ScenarioIssue>) {
+    super(
+      "invalid scenario:\n" +
+        issues.map((i) => `  ${i.path === "" ? "(root)" : i.path}: ${i.message} (found ${JSON.stringify(i.value)})`)
+          .join("\n")
+    )
+    this.name = "InvalidScenario"
+    this.issues = issues
+  }
+}
+
+const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = input
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
+
+const toIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** Rules the schema cannot see: tokens exist, balances fit their token, ids and keys are unique. */
+const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
+  const issues: Array<ScenarioIssue> = []
+  const accountIds = new Set<string>()
+  const keys = new Set<string>()
+  scenario.tokens?.forEach((t, i) => {
+    if (Option.isNone(findToken(t.symbol))) {
+      issues.push({ path: `tokens.${i}.symbol`, message: "is not a supported token", value: t.symbol })
+    }
+  })
+  scenario.accounts?.forEach((account, a) => {
+    if (accountIds.has(account.id)) {
+      issues.push({ path: `accounts.${a}.id`, message: "is used by another account", value: account.id })
+    }
+    accountIds.add(account.id)
+    account.apiKeys?.forEach((k, i) => {
+      if (keys.has(k.key)) {
+        issues.push({ path: `accounts.${a}.apiKeys.${i}.key`, message: "is not unique", value: k.key })
+      }
+      keys.add(k.key)
+    })
+    const networksSeen = new Set<string>()
+    account.wallets?.forEach((w, i) => {
+      if (networksSeen.has(w.network)) {
+        issues.push({
+          path: `accounts.${a}.wallets.${i}.network`,
+          message: "has a second wallet on the same network",
+          value: w.network
+        })
+      }
+      networksSeen.add(w.network)
+      for (const [symbol, amount] of Object.entries(w.balances ?? {})) {
+        const path = `accounts.${a}.wallets.${i}.balances.${symbol}`
+        const token = findToken(symbol)
+        if (Option.isNone(token) || token.value.symbol !== symbol) {
+          issues.push({ path, message: "is not a supported token symbol (use the upper-case ticker)", value: symbol })
+        } else if (token.value.addresses[w.network] === undefined) {
+          issues.push({ path, message: `is not available on ${w.network}`, value: symbol })
+        } else if (amount !== "0") {
+          const parsed = parseAmount(amount, token.value.decimals)
+          if (Result.isFailure(parsed)) issues.push({ path, message: parsed.failure, value: amount })
+        }
+      }
+    })
+  })
+  return issues
+}
+
+/** Decodes a scenario, or throws `InvalidScenario` naming every bad field and its value. */
+export const decodeScenario = (input: unknown): ScenarioFile => {
+  const decoded = Schema.decodeUnknownExit(ScenarioFile)(input, { errors: "all", onExcessProperty: "error" })
+  if (decoded._tag === "Failure") {
+    const error = decoded.cause.reasons.find((r) => r._tag === "Fail")
+    const issue = error !== undefined && Schema.isSchemaError(error.error) ? error.error.issue : undefined
+    if (issue === undefined) throw new InvalidScenario([{ path: "", message: "could not be decoded", value: input }])
+    throw new InvalidScenario(
+      toIssues(issue).issues.map((i) => {
+        const path = (i.path ?? []) as ReadonlyArray<PropertyKey>
+        return { path: path.map(String).join("."), message: i.message, value: valueAt(input, path) }
+      })
+    )
+  }
+  const issues = crossChecks(decoded.value)
+  if (issues.length > 0) throw new InvalidScenario(issues)
+  return decoded.value
+}
+
+/** Parses a scenario file's text (JSON), or throws `InvalidScenario`. */
+export const parseScenario = (text: string): ScenarioFile => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new InvalidScenario([{ path: "", message: `is not valid JSON: ${(error as Error).message}`, value: null }])
+  }
+  return decodeScenario(json)
+}

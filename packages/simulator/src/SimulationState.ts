@@ -1,0 +1,12 @@
+/**
+ * The running simulation as a service, and the layer that builds it from a scenario.
+ */
+import { Context, Layer } from "effect"
+import type { ScenarioFile } from "./Scenario.ts"
+import { Simulation } from "./Simulation.ts"
+
+export class SimulationState extends Context.Service<SimulationState, Simulation>()(
+  "@swapdesk/simulator/SimulationState"
+) {
+  static readonly layer = (scenario: ScenarioFile) => Layer.sync(SimulationState, () => new Simulation(scenario))
+}

@@ -1,0 +1,73 @@
+/**
+ * The simulator's control operations (contract section 12): advance the clock, move a price,
+ * inject a fault or a whale, and read the outbox and the event log. Every operation that moves the
+ * world runs under one lock and tells the domain (through `MarketReactor`) what happened before it
+ * returns, so an alert a price move triggers has fired by the time the caller hears back.
+ */
+import { ClockNotManual, type InvalidToken, MarketReactor, type Network, resolveToken } from "@swapdesk/core"
+import { Context, Effect, Layer, Semaphore } from "effect"
+import type { FaultKind } from "./chain/Faults.ts"
+import type { LoggedEvent } from "./EventLog.ts"
+import type { SentNotification } from "./Simulation.ts"
+import { SimulationState } from "./SimulationState.ts"
+
+export class SimulatorControl extends Context.Service<SimulatorControl, {
+  readonly clock: Effect.Effect<{ readonly now: number; readonly mode: "manual" | "realtime" }>
+  /** Manual mode: runs every event due in the next `ms`, in order; answers the new time. */
+  readonly advance: (ms: number) => Effect.Effect<number, ClockNotManual>
+  /** Runs every event due by `targetMs` (the realtime driver's step); answers the new time. */
+  readonly advanceTo: (targetMs: number) => Effect.Effect<number>
+  readonly setPrice: (token: string, priceUsd: number) => Effect.Effect<void, InvalidToken>
+  readonly injectFault: (network: Network, kind: FaultKind, durationMs: number) => Effect.Effect<void>
+  readonly whale: (token: string, network: Network, valueUsd: number) => Effect.Effect<void, InvalidToken>
+  readonly outbox: Effect.Effect<ReadonlyArray<SentNotification>>
+  readonly events: Effect.Effect<ReadonlyArray<LoggedEvent>>
+}>()("@swapdesk/simulator/SimulatorControl") {
+  static readonly layer = Layer.effect(
+    SimulatorControl,
+    Effect.gen(function*() {
+      const sim = yield* SimulationState
+      const reactor = yield* MarketReactor
+      const lock = yield* Semaphore.make(1)
+      const exclusive = lock.withPermits(1)
+
+      const drive = (until: number) =>
+        Effect.gen(function*() {
+          for (;;) {
+            const report = sim.step(until)
+            if (report === undefined) break
+            if (report._tag === "Market") {
+              yield* reactor.onMarket(report.observation)
+            } else {
+              for (const { event, tradeId } of report.events) yield* reactor.onTradeEvent(tradeId, event)
+            }
+          }
+          sim.settle(until)
+          return sim.now
+        })
+
+      return {
+        clock: Effect.sync(() => ({ now: sim.now, mode: sim.mode })),
+        advance: (ms) =>
+          sim.mode === "manual"
+            ? exclusive(Effect.suspend(() => drive(sim.now + ms)))
+            : Effect.fail(new ClockNotManual()),
+        advanceTo: (targetMs) => exclusive(Effect.suspend(() => drive(Math.max(targetMs, sim.now)))),
+        setPrice: (token, priceUsd) =>
+          Effect.flatMap(
+            resolveToken(token),
+            (t) => exclusive(Effect.suspend(() => reactor.onMarket(sim.setPrice(t.symbol, priceUsd))))
+          ),
+        injectFault: (network, kind, durationMs) =>
+          exclusive(Effect.sync(() => sim.injectFault(network, kind, durationMs))),
+        whale: (token, network, valueUsd) =>
+          Effect.flatMap(
+            resolveToken(token, network),
+            (t) => exclusive(Effect.suspend(() => reactor.onMarket(sim.whale(t.symbol, network, valueUsd))))
+          ),
+        outbox: Effect.sync(() => sim.outbox.slice()),
+        events: Effect.sync(() => sim.log.all.slice())
+      }
+    })
+  )
+}
