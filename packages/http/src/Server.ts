@@ -3,12 +3,12 @@
  * whatever implements the core's ports; add `NodeHttpServer.layer` (or any platform server) and
  * launch it. The simulator-backed server (`SimulatorServer.ts`) is one such composition.
  */
+import { DomainLive } from "@swapdesk/core"
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
 import { AuthenticationLive, OptionalAuthenticationLive } from "./Authentication.ts"
-import { DomainLive } from "./Domain.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
 import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"

@@ -3,18 +3,11 @@
  * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
  * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
  */
-import {
-  AccountRepository,
-  ApiKeyRepository,
-  IdGenerator,
-  layerMemoryRepositories,
-  noNotifications
-} from "@swapdesk/core"
-import { layerPorts, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
+import { ApiKeyRepository, IdGenerator } from "@swapdesk/core"
+import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { SimulatorBackedApi } from "./api/Api.ts"
 import { hashSecret } from "./Authentication.ts"
-import { DomainLive } from "./Domain.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
 import { Backend } from "./handlers/SystemHandlers.ts"
 import { ApiMiddlewares, ContractHandlers, serveApi } from "./Server.ts"
@@ -22,19 +15,13 @@ import { ApiMiddlewares, ContractHandlers, serveApi } from "./Server.ts"
 /** How often the realtime driver catches the market up with the wall clock. */
 const REALTIME_STEP_MS = 50
 
-/** The scenario's accounts and keys in the repositories (keys stored as hashes only). */
-const SeedAccounts = (scenario: ScenarioFile) =>
+/** The scenario's API keys, stored as hashes only. */
+const SeedApiKeys = (scenario: ScenarioFile) =>
   Layer.effectDiscard(Effect.gen(function*() {
-    const accounts = yield* AccountRepository
     const keys = yield* ApiKeyRepository
     const ids = yield* IdGenerator
     const sim = yield* SimulationState
     for (const account of scenario.accounts ?? []) {
-      yield* accounts.save({
-        id: account.id,
-        plan: account.plan ?? "free",
-        notifications: { ...noNotifications, ...account.notifications }
-      })
       for (const key of account.apiKeys ?? []) {
         yield* keys.insert({
           id: yield* ids.next("apiKey"),
@@ -68,18 +55,13 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
 
 /** Everything the standalone server runs on a scenario; provide an HTTP server to serve it. */
 export const simulatorApp = (scenario: ScenarioFile) => {
-  const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
-    Layer.provideMerge(SimulationState.layer(scenario))
-  )
-  const domain = DomainLive.pipe(Layer.provideMerge(world))
-  const control = SimulatorControl.layer.pipe(Layer.provideMerge(domain))
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
   return serveApi(SimulatorBackedApi).pipe(
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares),
-    Layer.provide(Layer.mergeAll(SeedAccounts(scenario), RealtimeDriver)),
-    Layer.provideMerge(control)
+    Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
+    Layer.provideMerge(layerSimulator(scenario))
   )
 }

@@ -14,7 +14,8 @@ import { serve } from "./Server.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
 
 const settings = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(3000)),
+  // 0 asks the operating system for a free port (the log line says which).
+  port: Config.Int("PORT").pipe(Config.withDefault(3000)),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   scenario: Config.String("SCENARIO").pipe(Config.withDefault(""))
 })
@@ -36,12 +37,18 @@ const loadScenario = (path: string): ScenarioFile => {
 
 const program = Effect.gen(function*() {
   const { host, port, scenario: scenarioPath } = yield* settings
+  if (port < 0 || port > 65_535) {
+    console.error(`swapdesk: PORT must be between 0 and 65535, not ${port}`)
+    return process.exit(1)
+  }
   let scenario: ScenarioFile
   try {
     scenario = loadScenario(scenarioPath)
   } catch (error) {
     if (error instanceof InvalidScenario) {
-      console.error(`swapdesk: ${scenarioPath === "" ? "the demo scenario" : scenarioPath} is ${error.message}`)
+      console.error(
+        `swapdesk: cannot start on ${scenarioPath === "" ? "the demo scenario" : scenarioPath}: ${error.message}`
+      )
       return process.exit(1)
     }
     throw error

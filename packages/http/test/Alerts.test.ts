@@ -67,7 +67,10 @@ layer(testServer(), { excludeTestServices: true })("alerts", (it) => {
       const sixth = yield* create(priceAlert(2_000_000))
       assert.strictEqual(sixth.status, 403)
       assert.strictEqual(sixth.body.error.code, "ALERT_LIMIT_EXCEEDED")
-      const disabled = yield* call("PATCH", `/v1/alerts/${ids[0]}`, { key: keys.aliceAll, body: { status: "disabled" } })
+      const disabled = yield* call("PATCH", `/v1/alerts/${ids[0]}`, {
+        key: keys.aliceAll,
+        body: { status: "disabled" }
+      })
       assert.strictEqual(disabled.body.data.status, "disabled")
       const sixthAgain = yield* create(priceAlert(2_000_000))
       assert.strictEqual(sixthAgain.status, 201)

@@ -6,6 +6,15 @@
 import { API_KEY_PATTERN, ApiScope, findToken, Network, parseAmount, Plan, type ValidationIssue } from "@swapdesk/core"
 import { Option, Result, Schema, SchemaIssue } from "effect"
 
+/** An object keyed by network, each key optional. */
+const perNetwork = <S extends Schema.Top>(value: S) =>
+  Schema.Struct({
+    solana: Schema.optionalKey(value),
+    ethereum: Schema.optionalKey(value),
+    base: Schema.optionalKey(value),
+    arbitrum: Schema.optionalKey(value)
+  })
+
 const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
 const Probability = Schema.Finite.check(
   Schema.isBetween({ minimum: 0, maximum: 1 }, { message: "must be between 0 and 1" })
@@ -49,7 +58,7 @@ export const TokenSettings = Schema.Struct({
   priceUsd: Schema.optionalKey(PositiveFinite),
   annualVolatility: Schema.optionalKey(PositiveFinite),
   dailyVolumeUsd: Schema.optionalKey(PositiveFinite),
-  liquidityUsd: Schema.optionalKey(Schema.Record(Network, PositiveFinite))
+  liquidityUsd: Schema.optionalKey(perNetwork(PositiveFinite))
 })
 
 export const ApiKeySettings = Schema.Struct({
@@ -89,7 +98,7 @@ export const ScenarioFile = Schema.Struct({
   seed: Schema.optionalKey(Schema.Union([Schema.Finite, Schema.String])),
   clock: Schema.optionalKey(ClockSettings),
   rateLimits: Schema.optionalKey(RateLimitSettings),
-  networks: Schema.optionalKey(Schema.Record(Network, NetworkSettings)),
+  networks: Schema.optionalKey(perNetwork(NetworkSettings)),
   historyDays: Schema.optionalKey(
     Schema.Finite.check(
       Schema.isInt({ message: "must be a whole number" }),

@@ -54,6 +54,7 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       error: NotFound
     }).annotate(OpenApi.Summary, "Delete an alert")
   )
+  .annotate(OpenApi.Description, "Price, volume, whale and portfolio alerts and their notifications (scope `alerts`)")
   .annotate(RequiredScope, "alerts")
   .middleware(Authentication)
 {}

@@ -22,6 +22,8 @@ export class Api extends HttpApi.make("swapdesk")
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   .annotate(OpenApi.Title, "swapdesk")
   .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.License, { name: "MIT", identifier: "MIT" })
+  .annotate(OpenApi.Servers, [{ url: "http://127.0.0.1:3000", description: "The standalone server's default address" }])
   .annotate(
     OpenApi.Description,
     "Token swaps on solana, ethereum, base and arbitrum, market data and alerts. Authenticate with " +

@@ -8,12 +8,16 @@ import { Schema } from "effect"
 const codesWithStatus = (status: number) =>
   (Object.keys(errorCatalogue) as Array<ErrorCode>).filter((code) => errorCatalogue[code].status === status)
 
+/** One literal, or a choice of several: a one-member union would be an empty `anyOf` wrapper in OpenAPI. */
+const codeSchema = (codes: ReadonlyArray<ErrorCode>) =>
+  codes.length === 1 ? Schema.Literal(codes[0]!) : Schema.Literals(codes)
+
 const ValidationIssueSchema = Schema.Struct({ path: Schema.String, message: Schema.String })
 
 const errorFields = (status: number) => ({
   success: Schema.Literal(false),
   error: Schema.Struct({
-    code: Schema.Literals(codesWithStatus(status)),
+    code: codeSchema(codesWithStatus(status)),
     message: Schema.String,
     details: Schema.optionalKey(Schema.Array(ValidationIssueSchema))
   }),

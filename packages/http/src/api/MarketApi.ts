@@ -25,6 +25,7 @@ export class MarketApi extends HttpApiGroup.make("market")
       error: BadRequest
     }).annotate(OpenApi.Summary, "The trending tokens, recalculated every 60 s of market time")
   )
+  .annotate(OpenApi.Description, "Prices, 24 h figures and the trending ranking (public; `read` adds extended fields)")
   .middleware(OptionalAuthentication)
 {}
 
@@ -36,6 +37,7 @@ export class ChartsApi extends HttpApiGroup.make("charts")
       error: BadRequest
     }).annotate(OpenApi.Summary, "OHLCV candles, oldest first")
   )
+  .annotate(OpenApi.Description, "OHLCV candles (scope `read`)")
   .annotate(RequiredScope, "read")
   .middleware(Authentication)
 {}

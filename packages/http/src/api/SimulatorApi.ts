@@ -114,5 +114,9 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       "The ordered event log"
     )
   )
+  .annotate(
+    OpenApi.Description,
+    "Simulator control: the market clock, prices, faults, approvals, whales, the outbox and the event log (only on the simulator)"
+  )
   .middleware(OptionalAuthentication)
 {}

@@ -22,5 +22,6 @@ export class SystemApi extends HttpApiGroup.make("system")
       "Liveness"
     )
   )
+  .annotate(OpenApi.Description, "Service status")
   .middleware(OptionalAuthentication)
 {}

@@ -62,5 +62,6 @@ export class TradesApi extends HttpApiGroup.make("trades")
       .annotate(RequiredScope, "read")
       .annotate(OpenApi.Summary, "What POST /trades would start with, executing nothing")
   )
+  .annotate(OpenApi.Description, "Token swaps and quotes (scope `trade` to start a swap, `read` to look)")
   .middleware(Authentication)
 {}

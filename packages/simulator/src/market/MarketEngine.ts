@@ -251,13 +251,16 @@ export class MarketEngine {
    * An external swap (a user's trade, an injected whale) inside the current second: booked in
    * volume, buy/sell split, whale figures and candles, and moving the price by its impact on that
    * network's constant-product pool (`priceAfterSwap`: × (1 + V/D)² for a buy, ÷ for a sell). A
-   * stablecoin inside its band stays inside it (mint/redeem arbitrage absorbs the rest).
+   * stablecoin inside its band stays inside it (mint/redeem arbitrage absorbs the rest). A value of
+   * 0 books nothing; a negative one is a defect.
    */
   applySwap(swap: MarketSwap): void {
     this.checkEventTime(swap.at)
-    if (!(swap.valueUsd > 0 && Number.isFinite(swap.valueUsd))) {
+    if (!(swap.valueUsd >= 0 && Number.isFinite(swap.valueUsd))) {
       throw new RangeError(`applySwap: value ${swap.valueUsd}`)
     }
+    // A dust trade can round to zero dollars: nothing to book, and no reason to fail the trade.
+    if (swap.valueUsd === 0) return
     const t = this.token(swap.symbol)
     const pair = this.pairAt[t * networks.length + networks.indexOf(swap.network)]!
     if (pair < 0) throw new RangeError(`applySwap: ${swap.symbol} has no pool on ${swap.network}`)
@@ -296,9 +299,10 @@ export class MarketEngine {
         volumeByNetworkUsd[networks[this.pairNetwork[pair]!]!] = this.windowSums([pair], emptySums()).volume24h
       }
     }
+    // Events of the current second (`setPrice`, `applySwap` at [nowMs, nowMs + 1000)) count already.
     const whales = this.whales[t]!.summarise(
       this.now - DAY_MS,
-      this.now,
+      this.now + SECOND_MS - 1,
       network === undefined ? -1 : networks.indexOf(network),
       this.whaleScratch
     )
@@ -355,9 +359,7 @@ export class MarketEngine {
    * `nowMs`, stamped `atMs`. The score is `trendingScore` (see `Trending.ts`).
    */
   recomputeTrending(atMs: number): void {
-    const pairSums = this.pairNetwork.length === 0
-      ? []
-      : Array.from(this.pairNetwork, (_, pair) => this.windowSums([pair], emptySums()))
+    const pairSums = Array.from(this.pairNetwork, (_, pair) => this.windowSums([pair], emptySums()))
     const rankings = new Map<Network | "all", TrendingRanking>()
     const rank = (scope: Network | undefined): TrendingRanking => {
       const entries: Array<TrendingEntry> = []

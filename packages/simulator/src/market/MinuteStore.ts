@@ -4,8 +4,9 @@
  * volumes per (token, network) pair (all swaps, and the buying part of them). Larger timeframes are
  * aggregated from these on query.
  *
- * Plain `Float64Array`s, grown by doubling: 31 days of history for ~20 processes and ~40 pairs is
- * about 50 MB, and live ticking appends without allocating except at the rare doubling.
+ * Plain `Float64Array`s, grown by doubling: 31 days of history for ~20 processes and ~40 pairs,
+ * with a week of room for live minutes, is about 60 MB, and live ticking appends without
+ * allocating except at the rare doubling.
  */
 
 export const MINUTE_MS = 60_000

@@ -26,7 +26,9 @@ const quiet = new MarketEngine({
   historyDays: 2,
   tokens: [paramsOf("SOL"), { ...paramsOf("ARB"), dailyVolumeUsd: 0 }]
 })
-const quietTrades: ReadonlyArray<{ readonly minute: number; readonly network: Network; readonly side: "buy" | "sell" }> = [
+const quietTrades: ReadonlyArray<
+  { readonly minute: number; readonly network: Network; readonly side: "buy" | "sell" }
+> = [
   { minute: 10, network: "arbitrum", side: "buy" },
   { minute: 20, network: "ethereum", side: "sell" },
   { minute: 95, network: "arbitrum", side: "sell" }
@@ -61,7 +63,10 @@ const timeframe = fc.constantFrom(...timeframes)
 const instant = (engine: MarketEngine) =>
   fc.oneof(
     fc.integer({ min: engine.historyStartMs - 2 * DAY_MS, max: engine.nowMs + 2 * DAY_MS }),
-    fc.integer({ min: (engine.historyStartMs - 2 * DAY_MS) / MINUTE_MS, max: Math.floor((engine.nowMs + 2 * DAY_MS) / MINUTE_MS) })
+    fc.integer({
+      min: (engine.historyStartMs - 2 * DAY_MS) / MINUTE_MS,
+      max: Math.floor((engine.nowMs + 2 * DAY_MS) / MINUTE_MS)
+    })
       .map((minute) => minute * MINUTE_MS)
   )
 const query = market.chain((m) =>
@@ -73,7 +78,11 @@ const expectedOpens = (engine: MarketEngine, tf: Timeframe, from: number, to: nu
   const period = timeframeMs[tf]
   const opens: Array<number> = []
   const currentOpen = Math.floor(engine.nowMs / period) * period
-  for (let open = Math.ceil(Math.max(from, engine.historyStartMs) / period) * period; open < to && open <= currentOpen; open += period) {
+  for (
+    let open = Math.ceil(Math.max(from, engine.historyStartMs) / period) * period;
+    open < to && open <= currentOpen;
+    open += period
+  ) {
     opens.push(open)
   }
   return opens
@@ -89,7 +98,11 @@ describe("candles", () => {
     }
   )
 
-  test.prop([market, fc.constantFrom(...timeframes.filter((tf) => tf !== "1m")), fc.double({ min: 0, max: 1, noNaN: true })], {
+  test.prop([
+    market,
+    fc.constantFrom(...timeframes.filter((tf) => tf !== "1m")),
+    fc.double({ min: 0, max: 1, noNaN: true })
+  ], {
     seed: 6002,
     numRuns: 300
   })("equal the aggregation of their one-minute candles", ({ engine, network, symbol }, tf, position) => {

@@ -58,7 +58,10 @@ export const candleViolation = (candles: ReadonlyArray<UsdCandle>, periodMs: num
       return `${at} breaks low <= open, close <= high`
     }
     if (!(candle.low > 0 && candle.volumeUsd >= 0)) return `${at} has a non-positive price or a negative volume`
-    if (candle.volumeUsd === 0 && !(candle.open === candle.high && candle.high === candle.low && candle.low === candle.close)) {
+    if (
+      candle.volumeUsd === 0 &&
+      !(candle.open === candle.high && candle.high === candle.low && candle.low === candle.close)
+    ) {
       return `${at} has no volume but is not flat`
     }
     const previous = candles[i - 1]

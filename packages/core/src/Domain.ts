@@ -2,8 +2,12 @@
  * The core's use cases wired together: what the handlers call and what adapters report to.
  * Requires the ports and the repositories.
  */
-import { AlertMonitor, Alerts, MarketData, MarketReactorLive, Trades } from "@swapdesk/core"
 import { Layer } from "effect"
+import { AlertMonitor } from "./AlertMonitor.ts"
+import { Alerts } from "./Alerts.ts"
+import { MarketData } from "./MarketData.ts"
+import { MarketReactorLive } from "./Reactor.ts"
+import { Trades } from "./Trades.ts"
 
 const UseCases = Layer.mergeAll(Alerts.layer, Trades.layer, MarketData.layer)
 

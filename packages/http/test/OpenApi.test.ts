@@ -1,0 +1,63 @@
+// Proves the OpenAPI document served at /v1/openapi.json is the reviewed snapshot in
+// docs/reference/openapi.json (contract drift shows as a diff), and that it names every route of
+// the contract with its methods, statuses and the bearer scheme. The test command lints the
+// snapshot with @redocly/cli. After an intended API change: UPDATE_OPENAPI=1 pnpm test:unit.
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { readFileSync, writeFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { call, testServer } from "./harness.ts"
+
+const snapshotPath = fileURLToPath(new URL("../../../docs/reference/openapi.json", import.meta.url))
+
+layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
+  it.effect("the served document equals the committed snapshot", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("GET", "/v1/openapi.json")
+      assert.strictEqual(reply.status, 200)
+      const served = JSON.stringify(reply.body, null, 2) + "\n"
+      if (process.env["UPDATE_OPENAPI"] === "1") writeFileSync(snapshotPath, served)
+      assert.strictEqual(
+        served,
+        readFileSync(snapshotPath, "utf8"),
+        "run UPDATE_OPENAPI=1 pnpm test:unit and review the diff"
+      )
+    }))
+
+  it.effect("every contract route is described with its methods and success status", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/v1/openapi.json")).body
+      const expected: ReadonlyArray<[string, string, string]> = [
+        ["/v1/health", "get", "200"],
+        ["/v1/market-data", "get", "200"],
+        ["/v1/market-data/chart", "get", "200"],
+        ["/v1/market-data/trending", "get", "200"],
+        ["/v1/quote", "get", "200"],
+        ["/v1/trades", "post", "201"],
+        ["/v1/trades", "get", "200"],
+        ["/v1/trades/{id}", "get", "200"],
+        ["/v1/alerts", "post", "201"],
+        ["/v1/alerts", "get", "200"],
+        ["/v1/alerts/{id}", "get", "200"],
+        ["/v1/alerts/{id}", "patch", "200"],
+        ["/v1/alerts/{id}", "delete", "204"],
+        ["/v1/sim/clock", "get", "200"],
+        ["/v1/sim/clock/advance", "post", "200"],
+        ["/v1/sim/prices/{token}", "put", "200"],
+        ["/v1/sim/faults", "post", "200"],
+        ["/v1/sim/approvals", "post", "200"],
+        ["/v1/sim/whales", "post", "200"],
+        ["/v1/sim/outbox", "get", "200"],
+        ["/v1/sim/events", "get", "200"]
+      ]
+      for (const [path, method, status] of expected) {
+        assert.property(doc.paths, path)
+        assert.property(doc.paths[path], method, `${method} ${path}`)
+        assert.property(doc.paths[path][method].responses, status, `${method} ${path} ${status}`)
+      }
+      const schemes = Object.values(doc.components.securitySchemes) as Array<{ type: string; scheme: string }>
+      assert.isTrue(schemes.some((s) => s.type === "http" && s.scheme.toLowerCase() === "bearer"))
+      assert.property(doc.paths["/v1/trades"].post.responses, "401")
+      assert.property(doc.paths["/v1/trades"].post.responses, "403")
+    }))
+})

@@ -1,0 +1,152 @@
+// Proves the standalone server as an operator runs it, in real child processes: PORT, HOST and
+// SCENARIO are honoured and the address is logged; a bad scenario stops start-up with a message
+// naming the field and its value; SIGTERM lets a request in flight finish and exits 0; and two
+// fresh processes on one scenario, given the same calls, write the same event log byte for byte.
+import { assert, describe, it } from "@effect/vitest"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { keys, testScenario } from "./harness.ts"
+
+const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+const workDir = mkdtempSync(join(tmpdir(), "swapdesk-process-"))
+
+const writeScenario = (name: string, scenario: unknown): string => {
+  const path = join(workDir, name)
+  writeFileSync(path, JSON.stringify(scenario))
+  return path
+}
+
+interface Running {
+  readonly child: ChildProcess
+  readonly baseUrl: string
+  readonly output: () => string
+  readonly exited: Promise<number | null>
+}
+
+let nextPort = 41_000 + Math.floor(Math.random() * 2_000)
+
+const start = (env: Record<string, string>): Promise<Running> =>
+  new Promise((resolve, reject) => {
+    const port = String(nextPort++)
+    const child = spawn(process.execPath, [mainPath], {
+      env: { ...process.env, PORT: port, HOST: "127.0.0.1", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on (http:\/\/[^\s]+)/.exec(output)
+      if (match !== null) resolve({ child, baseUrl: match[1]!, output: () => output, exited })
+    }
+    child.stdout!.on("data", onData)
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
+  })
+
+const json = async (running: Running, method: string, path: string, body?: unknown, key?: string) => {
+  const response = await fetch(running.baseUrl + path, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  return { status: response.status, body: await response.json() as any }
+}
+
+describe("the standalone server", () => {
+  it("honours PORT, HOST and SCENARIO and logs its address", async () => {
+    const running = await start({ SCENARIO: writeScenario("ok.json", testScenario) })
+    try {
+      assert.match(running.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/)
+      assert.include(running.output(), "ok.json")
+      const health = await json(running, "GET", "/v1/health")
+      assert.strictEqual(health.status, 200)
+      const clock = await json(running, "GET", "/v1/sim/clock")
+      assert.deepStrictEqual(clock.body.data, { now: "2026-01-01T00:00:00.000Z", mode: "manual" })
+    } finally {
+      running.child.kill("SIGTERM")
+      await running.exited
+    }
+  }, 30_000)
+
+  const refusal = async (scenario: unknown) => {
+    const child = spawn(process.execPath, [mainPath], {
+      env: { ...process.env, SCENARIO: writeScenario("bad.json", scenario), PORT: "0" }
+    })
+    let stderr = ""
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    const code = await new Promise<number | null>((done) => child.on("exit", done))
+    return { code, stderr }
+  }
+
+  it("refuses a bad scenario, naming the field and the value", async () => {
+    const schema = await refusal({ ...testScenario, networks: { solana: { failureRate: 2 } } })
+    assert.strictEqual(schema.code, 1)
+    assert.include(schema.stderr, "networks.solana.failureRate: must be between 0 and 1 (found 2)")
+    const balance = await refusal({
+      accounts: [{ id: "acct_x", wallets: [{ network: "solana", address: "x", balances: { SOL: "1.0000000001" } }] }]
+    })
+    assert.strictEqual(balance.code, 1)
+    assert.include(balance.stderr, "accounts.0.wallets.0.balances.SOL")
+    assert.include(balance.stderr, "\"1.0000000001\"")
+  }, 30_000)
+
+  it("on SIGTERM finishes the request in flight and exits 0", async () => {
+    const running = await start({ SCENARIO: writeScenario("term.json", testScenario) })
+    // Two days of market time take the event loop a while: long enough to signal mid-request.
+    const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: 2 * 86_400_000 })
+    await new Promise((done) => setTimeout(done, 150))
+    running.child.kill("SIGTERM")
+    const reply = await inFlight
+    assert.strictEqual(reply.status, 200)
+    assert.strictEqual(reply.body.data.now, "2026-01-03T00:00:00.000Z")
+    assert.strictEqual(await running.exited, 0)
+  }, 60_000)
+
+  it("two fresh processes given the same calls write the same event log", async () => {
+    const scenario = writeScenario("replay.json", testScenario)
+    const session = async () => {
+      const running = await start({ SCENARIO: scenario })
+      try {
+        const trade = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.25", network: "solana" }
+        await json(running, "POST", "/v1/trades", trade, keys.aliceAll)
+        await json(running, "POST", "/v1/trades", {
+          ...trade,
+          tokenIn: "USDC",
+          tokenOut: "ETH",
+          network: "ethereum",
+          amountIn: "50"
+        }, keys.aliceAll)
+        await json(running, "POST", "/v1/alerts", {
+          type: "price",
+          token: "SOL",
+          condition: "below",
+          targetPrice: 1,
+          channel: "email"
+        }, keys.aliceAll)
+        await json(running, "POST", "/v1/sim/clock/advance", { ms: 30_000 })
+        await json(running, "PUT", "/v1/sim/prices/SOL", { price: 0.5 })
+        await json(running, "POST", "/v1/sim/faults", { network: "solana", kind: "congestion", durationMs: 60_000 })
+        await json(running, "POST", "/v1/trades", trade, keys.bobAll)
+        await json(running, "POST", "/v1/sim/clock/advance", { ms: 15 * 60_000 })
+        const events = await fetch(running.baseUrl + "/v1/sim/events").then((r) => r.text())
+        const outbox = await fetch(running.baseUrl + "/v1/sim/outbox").then((r) => r.text())
+        return { events, outbox }
+      } finally {
+        running.child.kill("SIGTERM")
+        await running.exited
+      }
+    }
+    const first = await session()
+    const second = await session()
+    assert.isAbove(JSON.parse(first.events).data.events.length, 8)
+    assert.strictEqual(first.events, second.events)
+    assert.strictEqual(first.outbox, second.outbox)
+  }, 60_000)
+})

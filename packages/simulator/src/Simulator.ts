@@ -1,0 +1,39 @@
+/**
+ * A whole simulated deployment in one layer: the simulation built from a scenario, the core's ports
+ * on it, in-memory repositories seeded with the scenario's accounts, the core's use cases, and the
+ * control service. What the standalone server runs, and what a test of a trading system can run
+ * in-process without HTTP.
+ */
+import { AccountRepository, DomainLive, layerMemoryRepositories, noNotifications } from "@swapdesk/core"
+import { Effect, Layer } from "effect"
+import { layerPorts } from "./Ports.ts"
+import type { ScenarioFile } from "./Scenario.ts"
+import { SimulationState } from "./SimulationState.ts"
+import { SimulatorControl } from "./SimulatorControl.ts"
+
+/** The scenario's accounts, with their plans and notification settings. */
+const seedAccounts = (scenario: ScenarioFile) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const accounts = yield* AccountRepository
+    for (const account of scenario.accounts ?? []) {
+      yield* accounts.save({
+        id: account.id,
+        plan: account.plan ?? "free",
+        notifications: { ...noNotifications, ...account.notifications }
+      })
+    }
+  }))
+
+/**
+ * Everything a scenario runs on: `SimulationState`, the ports, the repositories, the use cases
+ * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. API keys are not
+ * seeded here: hashing them is the HTTP layer's concern.
+ */
+export const layerSimulator = (scenario: ScenarioFile) => {
+  const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
+    Layer.provideMerge(SimulationState.layer(scenario))
+  )
+  const seeded = seedAccounts(scenario).pipe(Layer.provideMerge(world))
+  const domain = DomainLive.pipe(Layer.provideMerge(seeded))
+  return SimulatorControl.layer.pipe(Layer.provideMerge(domain))
+}
