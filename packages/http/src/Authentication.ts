@@ -11,13 +11,22 @@ import {
   InsufficientScope,
   isUsable,
   MarketClock,
+  type RateLimited,
   Unauthorized as UnauthorizedKey
 } from "@swapdesk/core"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { createHash } from "node:crypto"
 import { toApiError } from "./api/ApiErrors.ts"
-import { Authentication, MaybePrincipal, OptionalAuthentication, Principal, RequiredScope } from "./api/Security.ts"
+import {
+  Authentication,
+  MaybePrincipal,
+  OptionalAuthentication,
+  Principal,
+  RateLimitExempt,
+  RequiredScope
+} from "./api/Security.ts"
+import { makeRateLimiter } from "./RateLimiter.ts"
 
 export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex")
 
@@ -42,13 +51,14 @@ const makeAuthenticator = Effect.gen(function*() {
   })
 })
 
-const stamped = <E extends UnauthorizedKey | InsufficientScope>(error: E) =>
+const stamped = <E extends UnauthorizedKey | InsufficientScope | RateLimited>(error: E) =>
   Effect.flatMap(MarketClock, (clock) => Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms))))
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const authenticate = yield* makeAuthenticator
+    const limiter = yield* makeRateLimiter
     const clock = yield* MarketClock
     return {
       bearer: (httpEffect, { credential, endpoint, group }) =>
@@ -58,6 +68,9 @@ export const AuthenticationLive = Layer.effect(
             return yield* stamped(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
           }
           const principal = yield* authenticate(secret).pipe(Effect.catch(stamped))
+          yield* limiter.admit({ _tag: "Key", keyId: principal.keyId, plan: principal.plan }).pipe(
+            Effect.catch(stamped)
+          )
           const required = Context.get(endpoint.annotations, RequiredScope) ??
             Context.get(group.annotations, RequiredScope)
           if (required !== undefined && !principal.scopes.includes(required)) {
@@ -73,17 +86,30 @@ export const OptionalAuthenticationLive = Layer.effect(
   OptionalAuthentication,
   Effect.gen(function*() {
     const authenticate = yield* makeAuthenticator
+    const limiter = yield* makeRateLimiter
     const clock = yield* MarketClock
-    return (httpEffect) =>
+    return (httpEffect, { group }) =>
       Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
+        const limited = !Context.get(group.annotations, RateLimitExempt)
         const header = request.headers.authorization
-        if (header === undefined) return yield* Effect.provideService(httpEffect, MaybePrincipal, Option.none())
+        if (header === undefined) {
+          if (limited) {
+            const address = Option.getOrElse(request.remoteAddress, () => "unknown")
+            yield* limiter.admit({ _tag: "Address", address }).pipe(Effect.catch(stamped))
+          }
+          return yield* Effect.provideService(httpEffect, MaybePrincipal, Option.none())
+        }
         const secret = BEARER.exec(header)?.[1]
         if (secret === undefined) {
           return yield* stamped(new UnauthorizedKey({ reason: "the Authorization header must be Bearer <key>" }))
         }
         const principal = yield* authenticate(secret).pipe(Effect.catch(stamped))
+        if (limited) {
+          yield* limiter.admit({ _tag: "Key", keyId: principal.keyId, plan: principal.plan }).pipe(
+            Effect.catch(stamped)
+          )
+        }
         return yield* Effect.provideService(httpEffect, MaybePrincipal, Option.some(principal))
       }).pipe(Effect.provideService(MarketClock, clock))
   })

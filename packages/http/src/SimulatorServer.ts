@@ -3,13 +3,14 @@
  * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
  * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
  */
-import { ApiKeyRepository, IdGenerator } from "@swapdesk/core"
+import { ApiKeyRepository, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
 import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { SimulatorBackedApi } from "./api/Api.ts"
 import { hashSecret } from "./Authentication.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
 import { Backend } from "./handlers/SystemHandlers.ts"
+import { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
 import { ApiMiddlewares, ContractHandlers, serveApi } from "./Server.ts"
 
 /** How often the realtime driver catches the market up with the wall clock. */
@@ -40,6 +41,13 @@ const SeedApiKeys = (scenario: ScenarioFile) =>
     }
   }))
 
+/** The scenario's `rateLimits`: `false` turns them off, an object overrides the per-minute limits. */
+const rateLimitsOf = (scenario: ScenarioFile): RateLimitSettings => {
+  const setting = scenario.rateLimits ?? true
+  if (typeof setting === "boolean") return { enabled: setting, perMinute: rateLimitsPerMinute }
+  return { enabled: true, perMinute: { ...rateLimitsPerMinute, ...setting } }
+}
+
 /** Realtime mode: market time = start + (wall time since launch) × speed. */
 const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   const sim = yield* SimulationState
@@ -60,7 +68,7 @@ export const simulatorApp = (scenario: ScenarioFile) => {
   )
   return serveApi(SimulatorBackedApi).pipe(
     Layer.provide(handlers),
-    Layer.provide(ApiMiddlewares),
+    Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
     Layer.provideMerge(layerSimulator(scenario))
   )

@@ -50,13 +50,19 @@ export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(
   description: "The request is well-formed but the account cannot do it now"
 }) {}
 
+export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(errorFields(429), {
+  httpApiStatus: 429,
+  description: "Over the rate limit; retry after the seconds in Retry-After"
+}) {}
+
 const classByStatus = {
   400: BadRequest,
   401: Unauthorized,
   403: Forbidden,
   404: NotFound,
   409: Conflict,
-  422: Unprocessable
+  422: Unprocessable,
+  429: TooManyRequests
 } as const
 type ClassByStatus = typeof classByStatus
 type ApiErrorStatus = keyof ClassByStatus

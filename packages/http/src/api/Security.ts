@@ -6,7 +6,7 @@
 import type { ApiScope, Plan } from "@swapdesk/core"
 import { Context, type Option } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { Forbidden, Unauthorized } from "./ApiErrors.ts"
+import { Forbidden, TooManyRequests, Unauthorized } from "./ApiErrors.ts"
 
 /** Who is calling: the account and key behind a valid Bearer token. */
 export class Principal extends Context.Service<Principal, {
@@ -26,14 +26,19 @@ export const RequiredScope = Context.Reference<ApiScope | undefined>("@swapdesk/
   defaultValue: () => undefined
 })
 
+/** Marks a group whose routes are not rate limited (health checks, the simulator's control routes). */
+export const RateLimitExempt = Context.Reference<boolean>("@swapdesk/http/RateLimitExempt", {
+  defaultValue: () => false
+})
+
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Principal }>()(
   "@swapdesk/http/Authentication",
-  { error: [Unauthorized, Forbidden], security: { bearer: HttpApiSecurity.bearer } }
+  { error: [Unauthorized, Forbidden, TooManyRequests], security: { bearer: HttpApiSecurity.bearer } }
 ) {}
 
 export class OptionalAuthentication
   extends HttpApiMiddleware.Service<OptionalAuthentication, { provides: MaybePrincipal }>()(
     "@swapdesk/http/OptionalAuthentication",
-    { error: Unauthorized }
+    { error: [Unauthorized, TooManyRequests] }
   )
 {}

@@ -1,0 +1,76 @@
+/**
+ * Request rate limits (contract section 11): per key by plan, per client address for calls
+ * without a key, in fixed one-minute windows of wall-clock time (limits protect the server, so
+ * they follow real time even when the market clock is simulated). Every response to a limited
+ * caller carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; over the limit
+ * it is `429 RATE_LIMITED` with `Retry-After`.
+ */
+import { type Plan, RateLimited, rateLimitsPerMinute } from "@swapdesk/core"
+import { Clock, Context, Effect } from "effect"
+import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
+
+export interface RateLimitSettings {
+  readonly enabled: boolean
+  readonly perMinute: { readonly free: number; readonly pro: number; readonly unauthenticated: number }
+}
+
+/** The limits in force; a scenario can change or disable them. */
+export const RateLimits = Context.Reference<RateLimitSettings>("@swapdesk/http/RateLimits", {
+  defaultValue: () => ({ enabled: true, perMinute: rateLimitsPerMinute })
+})
+
+const WINDOW_MS = 60_000
+/** Past this many tracked callers, windows that have ended are swept. */
+const SWEEP_THRESHOLD = 10_000
+
+export type Caller = { readonly _tag: "Key"; readonly keyId: string; readonly plan: Plan } | {
+  readonly _tag: "Address"
+  readonly address: string
+}
+
+export const makeRateLimiter = Effect.gen(function*() {
+  const settings = yield* RateLimits
+  const windows = new Map<string, { start: number; count: number }>()
+
+  const sweep = (now: number) => {
+    for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key)
+  }
+
+  /** Counts one request of `caller`; fails `RateLimited` past the limit. */
+  const admit = (caller: Caller): Effect.Effect<void, RateLimited, HttpServerRequest.HttpServerRequest> =>
+    settings.enabled
+      ? Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const limit = caller._tag === "Key" ? settings.perMinute[caller.plan] : settings.perMinute.unauthenticated
+        const key = caller._tag === "Key" ? `key:${caller.keyId}` : `ip:${caller.address}`
+        const start = Math.floor(now / WINDOW_MS) * WINDOW_MS
+        let window = windows.get(key)
+        if (window === undefined || window.start !== start) {
+          if (windows.size >= SWEEP_THRESHOLD) sweep(now)
+          window = { start, count: 0 }
+          windows.set(key, window)
+        }
+        window.count++
+        const resetSeconds = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000))
+        const remaining = Math.max(0, limit - window.count)
+        const headers = {
+          "ratelimit-limit": String(limit),
+          "ratelimit-remaining": String(remaining),
+          "ratelimit-reset": String(resetSeconds)
+        }
+        const over = window.count > limit
+        return Effect.andThen(
+          HttpEffect.appendPreResponseHandler((_request, response) =>
+            Effect.succeed(
+              HttpServerResponse.setHeaders(
+                response,
+                over ? { ...headers, "retry-after": String(resetSeconds) } : headers
+              )
+            )
+          ),
+          over ? Effect.fail(new RateLimited({ retryAfterSeconds: resetSeconds })) : Effect.void
+        )
+      })
+      : Effect.void
+
+  return { admit }
+})
