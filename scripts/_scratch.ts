@@ -1,41 +1,23 @@
-import { Alerts } from "@swapdesk/core"
-import { decodeScenario, demoScenario, layerSimulator, SimulatorControl } from "@swapdesk/simulator"
-import { Effect } from "effect"
-const sc = decodeScenario({ ...demoScenario, clock: { mode: "manual", start: "2026-01-01T00:00:00Z" } })
-const withAlerts = process.argv[2] === "alerts"
-await Effect.runPromise(
-  Effect.gen(function*() {
-    if (withAlerts) {
-      const alerts = yield* Alerts
-      yield* Effect.orDie(
-        alerts.create("acct_demo_free", {
-          type: "price",
-          token: "SOL",
-          condition: "above",
-          targetPrice: 1e9,
-          channel: "email"
-        })
-      )
-      yield* Effect.orDie(
-        alerts.create("acct_demo_free", {
-          type: "price",
-          token: "ETH",
-          condition: "below",
-          targetPrice: 1e-6,
-          channel: "email"
-        })
-      )
-      yield* Effect.orDie(
-        alerts.create("acct_demo_free", { type: "whale", token: "BONK", minValueUsd: 1e12, channel: "email" })
-      )
-      yield* Effect.orDie(
-        alerts.create("acct_demo_free", { type: "volume", token: "SOL", multiplier: 1e6, channel: "email" })
-      )
-      yield* Effect.orDie(alerts.create("acct_demo_free", { type: "portfolio", changePercent: 1e6, channel: "email" }))
-    }
-    const control = yield* SimulatorControl
-    const t = performance.now()
-    yield* Effect.orDie(control.advance(86_400_000 * 2))
-    console.log(performance.now() - t)
-  }).pipe(Effect.provide(layerSimulator(sc)))
-)
+import { createTrade, startServers } from "./bench/http.ts"
+const s = await startServers()
+const id = await createTrade(s.apiUrl)
+const r = await fetch(`${s.apiUrl}/v1/market-data?token=SOL`)
+console.log(r.status, [...r.headers], await r.text())
+const counts = new Map()
+for (let i = 0; i < 200; i++) {
+  const x = await fetch(`${s.apiUrl}/v1/trades/${id}`, {
+    headers: { authorization: "Bearer sd_test_" + "DemoProAllScopes".padEnd(40, "0") }
+  })
+  const t = await x.text()
+  counts.set(x.status, (counts.get(x.status) ?? 0) + 1)
+  if (i === 199 || x.status !== 200 && counts.get(x.status) === 1) console.log(x.status, [...x.headers], t)
+}
+console.log(counts)
+const c2 = new Map()
+for (let i = 0; i < 200; i++) {
+  const x = await fetch(`${s.apiUrl}/v1/market-data?token=SOL`)
+  await x.text()
+  c2.set(x.status, (c2.get(x.status) ?? 0) + 1)
+}
+console.log(c2)
+await s.stop()

@@ -59,6 +59,16 @@ const json = async (running: Running, method: string, path: string, body?: unkno
   return { status: response.status, body: await response.json() as any }
 }
 
+const refusal = async (scenario: unknown) => {
+  const child = spawn(process.execPath, [mainPath], {
+    env: { ...process.env, SCENARIO: writeScenario("bad.json", scenario), PORT: "0" }
+  })
+  let stderr = ""
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  const code = await new Promise<number | null>((done) => child.on("exit", done))
+  return { code, stderr }
+}
+
 describe("the standalone server", () => {
   it("honours PORT, HOST and SCENARIO and logs its address", async () => {
     const running = await start({ SCENARIO: writeScenario("ok.json", testScenario) })
@@ -74,16 +84,6 @@ describe("the standalone server", () => {
       await running.exited
     }
   }, 30_000)
-
-  const refusal = async (scenario: unknown) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, SCENARIO: writeScenario("bad.json", scenario), PORT: "0" }
-    })
-    let stderr = ""
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-    const code = await new Promise<number | null>((done) => child.on("exit", done))
-    return { code, stderr }
-  }
 
   it("refuses a bad scenario, naming the field and the value", async () => {
     const schema = await refusal({ ...testScenario, networks: { solana: { failureRate: 2 } } })

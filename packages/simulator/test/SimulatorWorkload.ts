@@ -128,7 +128,11 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
       network: networkArb,
       tokenIn: fc.nat(4),
       tokenOut: fc.nat(3),
-      permille: fc.oneof(fc.integer({ min: 0, max: 1_500 }), fc.constantFrom(1_000, 1_001)),
+      permille: fc.oneof(
+        { weight: 6, arbitrary: fc.integer({ min: 0, max: 1_000 }) },
+        { weight: 1, arbitrary: fc.integer({ min: 1_001, max: 1_500 }) },
+        { weight: 1, arbitrary: fc.constantFrom(1_000, 1_001) }
+      ),
       slippage: fc.constantFrom(0.01, 0.1, 0.5, 3, 50)
     })
   },

@@ -1,0 +1,27 @@
+/**
+ * Serving the contract from your own service: `routes` needs only implementations of the core's
+ * ports and repositories. Here the simulator stands in for real market data and chains, but its
+ * control routes are not mounted — this is the shape a production deployment composes, with its
+ * own adapters in place of `layerSimulator`.
+ *
+ *   node examples/server.ts        (listens on PORT, default 3001)
+ */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { routes, serve } from "@swapdesk/http"
+import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
+import { Layer } from "effect"
+import { createServer } from "node:http"
+
+/** A tiny world: one manual-clock market and no accounts (public market data only). */
+export const world = layerSimulator(decodeScenario({ seed: 3, clock: { mode: "manual" }, historyDays: 2 }))
+
+/** The contract's routes on `world`, ready for any platform server. */
+export const app = serve(routes.pipe(Layer.provide(world)))
+
+if (import.meta.main) {
+  const port = Number(process.env["PORT"] ?? 3001)
+  Layer.launch(app.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })))).pipe(
+    NodeRuntime.runMain
+  )
+}

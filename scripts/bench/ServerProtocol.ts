@@ -1,0 +1,23 @@
+/**
+ * What the HTTP benchmark's parent and its server process (`serverProcess.ts`) say to each other
+ * over the IPC channel, and the requests both of them know.
+ */
+
+/** The public route the raw server imitates. */
+export const MARKET_DATA_PATH = "/v1/market-data?token=SOL"
+
+export type ServerRequest =
+  | { readonly type: "usage" }
+  | { readonly type: "profileStart" }
+  | { readonly type: "profileStop"; readonly file: string }
+  | { readonly type: "stop" }
+
+export type ServerReply =
+  | { readonly type: "ready"; readonly apiUrl: string; readonly rawUrl: string; readonly bodyBytes: number }
+  | {
+    readonly type: "usage"
+    /** User plus system CPU time since the process started, in microseconds. */
+    readonly cpuMicros: number
+    readonly wallMs: number
+  }
+  | { readonly type: "profileSaved"; readonly file: string }

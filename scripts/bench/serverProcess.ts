@@ -1,0 +1,88 @@
+/**
+ * The servers the HTTP benchmark loads, in a child process of their own so that the load
+ * generator (autocannon, in the parent) does not take their CPU: the swapdesk server on a
+ * manual-clock copy of the demo scenario, built as `packages/http/src/main.ts` builds it, and a raw
+ * `node:http` server answering the bytes the swapdesk server gave for `GET /v1/market-data?token=SOL`:
+ * the baseline of what this machine's Node can serve at all.
+ *
+ * Spoken to over the IPC channel (`ServerProtocol.ts`). Started by `http.ts` and
+ * `profile.ts`; not meant to be run by hand.
+ */
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { serve, simulatorApp } from "@swapdesk/http"
+import { decodeScenario, demoScenario } from "@swapdesk/simulator"
+import { Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
+import { writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { Session } from "node:inspector/promises"
+import type { AddressInfo } from "node:net"
+import { performance } from "node:perf_hooks"
+import { MARKET_DATA_PATH, type ServerReply, type ServerRequest } from "./ServerProtocol.ts"
+
+const HOST = "127.0.0.1"
+
+const reply = (message: ServerReply) => process.send!(message)
+
+/** Serves `body` to every request, as fast as `node:http` can. */
+const startRaw = (body: Uint8Array) =>
+  new Promise<string>((resolve) => {
+    const headers = { "content-type": "application/json", "content-length": String(body.byteLength) }
+    const server = createServer((_request, response) => {
+      response.writeHead(200, headers)
+      response.end(body)
+    })
+    server.listen(0, HOST, () => resolve(`http://${HOST}:${(server.address() as AddressInfo).port}`))
+  })
+
+const profiler = new Session()
+
+const handle = async (message: ServerRequest) => {
+  switch (message.type) {
+    case "usage": {
+      const { system, user } = process.cpuUsage()
+      return reply({ type: "usage", cpuMicros: user + system, wallMs: performance.now() })
+    }
+    case "profileStart": {
+      profiler.connect()
+      await profiler.post("Profiler.enable")
+      await profiler.post("Profiler.start")
+      return
+    }
+    case "profileStop": {
+      const { profile } = await profiler.post("Profiler.stop")
+      profiler.disconnect()
+      writeFileSync(message.file, JSON.stringify(profile))
+      return reply({ type: "profileSaved", file: message.file })
+    }
+    case "stop":
+      return process.exit(0)
+  }
+}
+
+const scenario = decodeScenario({ ...demoScenario, clock: { mode: "manual", start: "2026-01-01T00:00:00Z" } })
+
+const app = serve(simulatorApp(scenario)).pipe(
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: HOST }))
+)
+
+const program = Effect.gen(function*() {
+  // Runs once every layer is built, so the routes are being served.
+  const apiUrl = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
+  const body = yield* Effect.promise(async () => {
+    const response = await fetch(`${apiUrl}${MARKET_DATA_PATH}`)
+    if (response.status !== 200) throw new Error(`GET ${MARKET_DATA_PATH} answered ${response.status}`)
+    return new Uint8Array(await response.arrayBuffer())
+  })
+  const rawUrl = yield* Effect.promise(() => startRaw(body))
+  process.on("message", (message: ServerRequest) => void handle(message))
+  // Nothing else keeps the child alive once the parent has gone.
+  process.on("disconnect", () => process.exit(0))
+  reply({ type: "ready", apiUrl, rawUrl, bodyBytes: body.byteLength })
+  return yield* Effect.never
+}).pipe(Effect.provide(app))
+
+Effect.runPromise(program).catch((error: unknown) => {
+  console.error("bench server failed:", error)
+  process.exit(1)
+})
