@@ -19,16 +19,39 @@ const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "m
 const Probability = Schema.Finite.check(
   Schema.isBetween({ minimum: 0, maximum: 1 }, { message: "must be between 0 and 1" })
 )
+
+/**
+ * Whether an ISO date-time names a real instant. `Date.parse` alone is not enough: it rolls 2026-02-30 over to
+ * March 2 and reads T24:00 as the next day. Text that is not ISO at all passes here, so that the pattern's message
+ * is the only one it gets.
+ */
+const isRealInstant = (text: string): boolean => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2})/.exec(text)
+  if (match === null) return true
+  const [year, month, day, hour] = match.slice(1).map(Number) as [number, number, number, number]
+  // Day 0 of the next month is this month's last; the year folded into the 400-year Gregorian cycle keeps leap days.
+  const daysInMonth = new Date(Date.UTC(2000 + (year % 400), month, 0)).getUTCDate()
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth && hour <= 23 && !Number.isNaN(Date.parse(text))
+}
+
 const IsoInstant = Schema.String.check(
   Schema.isPattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, {
     message: "must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z"
   }),
-  Schema.makeFilter((s: string) => !Number.isNaN(Date.parse(s)) || "is not a real date-time")
+  Schema.makeFilter((s: string) => isRealInstant(s) || "is not a real date-time")
+)
+
+/** The market ticks once a second from the start, so the start must fall on a whole second. */
+const StartInstant = IsoInstant.check(
+  Schema.makeFilter((s: string) => {
+    const ms = Date.parse(s)
+    return Number.isNaN(ms) || ms % 1000 === 0 || "must be a whole second (the market ticks once a second)"
+  })
 )
 
 export const ClockSettings = Schema.Struct({
   mode: Schema.Literals(["manual", "realtime"]),
-  start: Schema.optionalKey(IsoInstant),
+  start: Schema.optionalKey(StartInstant),
   /** Realtime only: market milliseconds per wall-clock millisecond. */
   speed: Schema.optionalKey(PositiveFinite)
 })
@@ -151,9 +174,27 @@ const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
   const issues: Array<ScenarioIssue> = []
   const accountIds = new Set<string>()
   const keys = new Set<string>()
+  const tokenSymbols = new Set<string>()
   scenario.tokens?.forEach((t, i) => {
-    if (Option.isNone(findToken(t.symbol))) {
+    const token = findToken(t.symbol)
+    // A ticker in any case; a contract address would find the token here but match no override later.
+    if (Option.isNone(token) || token.value.symbol !== t.symbol.toUpperCase()) {
       issues.push({ path: `tokens.${i}.symbol`, message: "is not a supported token", value: t.symbol })
+      return
+    }
+    const { addresses, symbol } = token.value
+    if (tokenSymbols.has(symbol)) {
+      issues.push({ path: `tokens.${i}.symbol`, message: `lists ${symbol} twice`, value: t.symbol })
+    }
+    tokenSymbols.add(symbol)
+    for (const [network, depth] of Object.entries(t.liquidityUsd ?? {})) {
+      if (addresses[network as Network] === undefined) {
+        issues.push({
+          path: `tokens.${i}.liquidityUsd.${network}`,
+          message: `${symbol} does not exist on ${network}`,
+          value: depth
+        })
+      }
     }
   })
   scenario.accounts?.forEach((account, a) => {

@@ -10,6 +10,7 @@ import { assert } from "@effect/vitest"
 import { fc } from "@fast-check/vitest"
 import {
   Alerts,
+  type CreateAlertBody,
   decimalToUnitsFloor,
   formatAmount,
   MoneyDecimal,
@@ -17,11 +18,11 @@ import {
   type Network,
   networks,
   PriceFeed,
+  tokenOf,
   type TradeRecord,
   TradeRepository,
   Trades
 } from "@swapdesk/core"
-import { tokenOf } from "@swapdesk/core"
 import { Effect, Layer, Option } from "effect"
 import type { FaultKind } from "../src/chain/Faults.ts"
 import { defaultNetworkParams } from "../src/chain/NetworkParams.ts"
@@ -84,7 +85,7 @@ export type Command =
     readonly kind: "alert"
     readonly account: number
     readonly token: number
-    readonly rule: "above" | "below" | "whale"
+    readonly rule: "above" | "below" | "whale" | "volume" | "portfolio"
     readonly permille: number
   }
   | { readonly kind: "advance"; readonly ms: number }
@@ -172,7 +173,13 @@ export const commandArb: fc.Arbitrary<Command> = fc.oneof(
       kind: fc.constant("alert" as const),
       account: fc.nat(workloadAccounts.length - 1),
       token: fc.nat(workloadTokens.length - 1),
-      rule: fc.constantFrom("above" as const, "below" as const, "whale" as const),
+      rule: fc.constantFrom(
+        "above" as const,
+        "below" as const,
+        "whale" as const,
+        "volume" as const,
+        "portfolio" as const
+      ),
       permille: fc.integer({ min: 980, max: 1_020 })
     })
   },
@@ -394,14 +401,20 @@ const drive = (workload: Workload, scenario: ScenarioFile, observer: Observer) =
         case "alert": {
           const account = workloadAccounts[command.account]!
           const token = workloadTokens[command.token]!
-          const body = command.rule === "whale"
-            ? { type: "whale" as const, token, minValueUsd: 50_000 * command.permille / 1000, channel: account.channel }
+          const { channel } = account
+          const scale = command.permille / 1000
+          const body: CreateAlertBody = command.rule === "whale"
+            ? { type: "whale", token, minValueUsd: 50_000 * scale, channel }
+            : command.rule === "volume"
+            ? { type: "volume", token, multiplier: 1.2 * scale, channel }
+            : command.rule === "portfolio"
+            ? { type: "portfolio", changePercent: 2 * scale, channel }
             : {
-              type: "price" as const,
+              type: "price",
               token,
               condition: command.rule,
-              targetPrice: sim.market.priceUsd(token) * command.permille / 1000,
-              channel: account.channel
+              targetPrice: sim.market.priceUsd(token) * scale,
+              channel
             }
           const result = yield* Effect.result(alerts.create(account.id, body))
           if (result._tag === "Success") return `alert ${result.success.id}`
