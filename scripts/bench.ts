@@ -1,1 +1,78 @@
-export {}
+/**
+ * `pnpm bench [simulator|http] [--runs N] [--seconds N] [--rounds N]`: the simulator benchmark
+ * (median of `--runs`, default 3), then the HTTP benchmark (`--seconds` per target per round,
+ * default 8, over `--rounds`, default 2), or only the one named, and one summary table. Targets print PASS or MISS for information; the exit code is 0
+ * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
+ * read the figures, and what a profile of the server showed: docs/performance.md.
+ */
+import { availableParallelism, cpus } from "node:os"
+import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
+import { type BenchResult, formatTable } from "./bench/Report.ts"
+import { runSimulatorBench } from "./bench/simulator.ts"
+
+const usage = "usage: pnpm bench [simulator|http] [--runs N] [--seconds N] [--rounds N]"
+
+/** `--name N` options (a positive integer each) and the benchmark names around them. */
+const parseArgs = (args: ReadonlyArray<string>) => {
+  const options = new Map<string, number>()
+  const names: Array<string> = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (!arg.startsWith("--")) {
+      names.push(arg)
+      continue
+    }
+    const value = Number(args[++i])
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${arg} needs a positive whole number`)
+    options.set(arg.slice(2), value)
+  }
+  return { names, options }
+}
+
+let parsed: ReturnType<typeof parseArgs>
+try {
+  parsed = parseArgs(process.argv.slice(2))
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`)
+  process.exit(2)
+}
+const { options } = parsed
+
+const benchmarks = {
+  simulator: () => runSimulatorBench({ runs: options.get("runs") ?? 3 }),
+  http: () =>
+    runHttpBench({
+      ...defaultHttpOptions,
+      durationSeconds: options.get("seconds") ?? defaultHttpOptions.durationSeconds,
+      rounds: options.get("rounds") ?? defaultHttpOptions.rounds
+    })
+} satisfies Record<string, () => Promise<BenchResult>>
+
+type Name = keyof typeof benchmarks
+
+const isName = (name: string): name is Name => Object.hasOwn(benchmarks, name)
+
+const unknown = [
+  ...parsed.names.filter((name) => !isName(name)),
+  ...[...options.keys()].filter((key) => !["runs", "seconds", "rounds"].includes(key)).map((key) => `--${key}`)
+]
+if (unknown.length > 0) {
+  console.error(`unknown: ${unknown.join(", ")}\n${usage}`)
+  process.exit(2)
+}
+const names: ReadonlyArray<Name> = parsed.names.length === 0 ? ["simulator", "http"] : parsed.names.filter(isName)
+
+const started = performance.now()
+const results: Array<BenchResult> = []
+for (const name of names) results.push(await benchmarks[name]())
+
+console.log(
+  `\nswapdesk bench: node ${process.version}, ${availableParallelism()} cores (${
+    cpus()[0]?.model ?? "unknown CPU"
+  }), ` +
+    `${((performance.now() - started) / 1_000).toFixed(0)} s\n`
+)
+console.log(formatTable(results.flatMap((result) => result.rows)))
+const notes = results.flatMap((result) => result.notes)
+if (notes.length > 0) console.log(`\n${notes.map((note) => `note: ${note}`).join("\n")}`)
+console.log("\nTargets are informational: PASS/MISS never changes the exit code.")

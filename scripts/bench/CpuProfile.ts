@@ -39,8 +39,9 @@ export const areaOf = (frame: CallFrame): string => {
   }
   const effect = /\/node_modules\/effect\/dist\/(.+)\.js$/.exec(url)
   if (effect !== undefined && effect !== null) return `effect: ${effectArea(effect[1]!)}`
-  const pkg = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)
-  if (pkg !== null && !url.includes("/packages/")) return pkg[1]!
+  // pnpm's layout nests a package as node_modules/.pnpm/<id>/node_modules/<name>: take the last one.
+  const pkg = /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)
+  if (pkg !== null) return pkg[1]!
   const own = /\/packages\/([^/]+)\/src\/(.+)\.ts$/.exec(url)
   if (own !== null) return `swapdesk ${own[1]}: ${own[2]}`
   const script = /\/scripts\/(.+)\.ts$/.exec(url)
@@ -93,6 +94,8 @@ const IDLE = new Set(["(idle)", "(program)", "(root)"])
 
 const sortedEntries = (map: Map<string, number>) => [...map.entries()].sort((a, b) => b[1] - a[1])
 
+const toMs = (entries: Array<[string, number]>) => entries.map(([key, us]) => [key, us / 1_000] as const)
+
 const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value)
 
 export const summarise = (profile: Profile): Summary => {
@@ -125,14 +128,13 @@ export const summarise = (profile: Profile): Summary => {
     for (const area of areas) add(inclusiveByArea, area, us)
     for (const frame of frames) add(inclusiveByFrame, frame, us)
   }
-  const ms = (entries: Array<[string, number]>) => entries.map(([k, us]) => [k, us / 1_000] as const)
   return {
     totalMs: (profile.endTime - profile.startTime) / 1_000,
     busyMs: busyUs / 1_000,
-    selfByFrame: ms(sortedEntries(selfByFrame)),
-    selfByArea: ms(sortedEntries(selfByArea)),
-    inclusiveByArea: ms(sortedEntries(inclusiveByArea)),
-    inclusiveByFrame: ms(sortedEntries(inclusiveByFrame))
+    selfByFrame: toMs(sortedEntries(selfByFrame)),
+    selfByArea: toMs(sortedEntries(selfByArea)),
+    inclusiveByArea: toMs(sortedEntries(inclusiveByArea)),
+    inclusiveByFrame: toMs(sortedEntries(inclusiveByFrame))
   }
 }
 

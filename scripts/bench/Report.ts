@@ -22,6 +22,12 @@ export interface Row {
   readonly target?: Target
 }
 
+/** A benchmark's rows, and notes that qualify them (printed under the table). */
+export interface BenchResult {
+  readonly rows: ReadonlyArray<Row>
+  readonly notes: ReadonlyArray<string>
+}
+
 export const atMost = (limit: number, label: string): Target => ({ kind: "atMost", limit, label })
 export const atLeast = (limit: number, label: string): Target => ({ kind: "atLeast", limit, label })
 

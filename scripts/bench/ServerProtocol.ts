@@ -13,11 +13,23 @@ export type ServerRequest =
   | { readonly type: "stop" }
 
 export type ServerReply =
-  | { readonly type: "ready"; readonly apiUrl: string; readonly rawUrl: string; readonly bodyBytes: number }
+  | {
+    readonly type: "ready"
+    /** The swapdesk server. */
+    readonly apiUrl: string
+    /** `node:http` answering the market-data bytes. */
+    readonly rawUrl: string
+    /** An `effect/http` router answering the market-data bytes. */
+    readonly floorUrl: string
+    readonly bodyBytes: number
+  }
   | {
     readonly type: "usage"
     /** User plus system CPU time since the process started, in microseconds. */
     readonly cpuMicros: number
     readonly wallMs: number
+    /** Event-loop time since start, busy and idle (`performance.eventLoopUtilization`). */
+    readonly loopActiveMs: number
+    readonly loopIdleMs: number
   }
   | { readonly type: "profileSaved"; readonly file: string }

@@ -1,9 +1,14 @@
 /**
  * The servers the HTTP benchmark loads, in a child process of their own so that the load
- * generator (autocannon, in the parent) does not take their CPU: the swapdesk server on a
- * manual-clock copy of the demo scenario, built as `packages/http/src/main.ts` builds it, and a raw
- * `node:http` server answering the bytes the swapdesk server gave for `GET /v1/market-data?token=SOL`:
- * the baseline of what this machine's Node can serve at all.
+ * generator (autocannon, in the parent) does not take their CPU:
+ *
+ * - the swapdesk server on a manual-clock copy of the demo scenario, built as
+ *   `packages/http/src/main.ts` builds it;
+ * - a raw `node:http` server answering the bytes the swapdesk server gave for
+ *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
+ * - an `effect/http` router answering the same bytes from one route, with no HttpApi, middleware,
+ *   schema or domain: the floor of the platform swapdesk is built on, which tells how much of the
+ *   gap to raw is the framework's and how much is swapdesk's.
  *
  * Spoken to over the IPC channel (`ServerProtocol.ts`). Started by `http.ts` and
  * `profile.ts`; not meant to be run by hand.
@@ -11,8 +16,8 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { serve, simulatorApp } from "@swapdesk/http"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
-import { Effect, Layer } from "effect"
-import { HttpServer } from "effect/http"
+import { Context, Effect, Layer } from "effect"
+import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
@@ -41,7 +46,14 @@ const handle = async (message: ServerRequest) => {
   switch (message.type) {
     case "usage": {
       const { system, user } = process.cpuUsage()
-      return reply({ type: "usage", cpuMicros: user + system, wallMs: performance.now() })
+      const { active, idle } = performance.eventLoopUtilization()
+      return reply({
+        type: "usage",
+        cpuMicros: user + system,
+        wallMs: performance.now(),
+        loopActiveMs: active,
+        loopIdleMs: idle
+      })
     }
     case "profileStart": {
       profiler.connect()
@@ -60,11 +72,35 @@ const handle = async (message: ServerRequest) => {
   }
 }
 
-const scenario = decodeScenario({ ...demoScenario, clock: { mode: "manual", start: "2026-01-01T00:00:00Z" } })
+/**
+ * The demo world on a manual clock (no background ticking competes with requests), with rate limits
+ * so high that none is reached: the limiter still runs on every request, as it does in production,
+ * but a benchmark of 429 responses would measure nothing.
+ */
+const scenario = decodeScenario({
+  ...demoScenario,
+  clock: { mode: "manual", start: "2026-01-01T00:00:00Z" },
+  rateLimits: { free: 1e12, pro: 1e12, unauthenticated: 1e12 }
+})
 
-const app = serve(simulatorApp(scenario)).pipe(
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: HOST }))
-)
+const listen = () => NodeHttpServer.layer(createServer, { port: 0, host: HOST })
+const noLogs = { disableLogger: true, disableListenLog: true } as const
+
+/** The `effect/http` floor: one route, the same bytes. */
+const startFloor = (body: Uint8Array) =>
+  Effect.map(
+    Layer.build(
+      HttpRouter.serve(
+        HttpRouter.add(
+          "GET",
+          "/v1/market-data",
+          HttpServerResponse.uint8Array(body, { contentType: "application/json" })
+        ),
+        noLogs
+      ).pipe(Layer.provideMerge(listen()))
+    ),
+    (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
+  )
 
 const program = Effect.gen(function*() {
   // Runs once every layer is built, so the routes are being served.
@@ -75,12 +111,13 @@ const program = Effect.gen(function*() {
     return new Uint8Array(await response.arrayBuffer())
   })
   const rawUrl = yield* Effect.promise(() => startRaw(body))
+  const floorUrl = yield* startFloor(body)
   process.on("message", (message: ServerRequest) => void handle(message))
   // Nothing else keeps the child alive once the parent has gone.
   process.on("disconnect", () => process.exit(0))
-  reply({ type: "ready", apiUrl, rawUrl, bodyBytes: body.byteLength })
+  reply({ type: "ready", apiUrl, rawUrl, floorUrl, bodyBytes: body.byteLength })
   return yield* Effect.never
-}).pipe(Effect.provide(app))
+}).pipe(Effect.scoped, Effect.provide(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))))
 
 Effect.runPromise(program).catch((error: unknown) => {
   console.error("bench server failed:", error)
