@@ -61,7 +61,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         return { now, dayAgo }
       })
 
-      const evaluate = Effect.fn("AlertMonitor.evaluate")(function*(
+      const evaluate = Effect.fnUntraced(function*(
         rule: AlertRule,
         accountId: string,
         observation: MarketObservation,
@@ -127,7 +127,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         })
       })
 
-      const observe = Effect.fn("AlertMonitor.observe")(function*(observation: MarketObservation) {
+      const observe = Effect.fnUntraced(function*(observation: MarketObservation) {
         const active = yield* repository.active
         if (active.length === 0) return
         const wholeMinute = observation.at % MINUTE_MS === 0

@@ -74,7 +74,8 @@ export const candleCount = (timeframe: Timeframe, fromMs: number, toMs: number):
 }
 
 /** A USD figure in another currency, as the number the response carries. */
-const inCurrency = (usd: number | Decimal, rate: Decimal): number => new MoneyDecimal(usd).mul(rate).toNumber()
+const inCurrency = (usd: number | Decimal, rate: Decimal): number =>
+  rate.eq(1) ? (typeof usd === "number" ? usd : usd.toNumber()) : new MoneyDecimal(usd).mul(rate).toNumber()
 
 export class MarketData extends Context.Service<MarketData, {
   readonly snapshot: (
@@ -90,7 +91,7 @@ export class MarketData extends Context.Service<MarketData, {
       const feed = yield* PriceFeed
       const clock = yield* MarketClock
 
-      const snapshot = Effect.fn("MarketData.snapshot")(function*(query: MarketDataQuery, extended: boolean) {
+      const snapshot = Effect.fnUntraced(function*(query: MarketDataQuery, extended: boolean) {
         const token = yield* resolveToken(query.token, query.network)
         const currency = query.currency ?? "USD"
         const rate = yield* feed.fxRate(currency)

@@ -191,7 +191,7 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
-      const get = Effect.fn("Trades.get")(function*(accountId: string, id: string) {
+      const get = Effect.fnUntraced(function*(accountId: string, id: string) {
         const trade = yield* repository.get(accountId, id)
         if (Option.isNone(trade)) return yield* new TradeNotFound({ id })
         return trade.value

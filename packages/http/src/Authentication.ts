@@ -37,7 +37,7 @@ const makeAuthenticator = Effect.gen(function*() {
   const keys = yield* ApiKeyRepository
   const accounts = yield* AccountRepository
   const clock = yield* MarketClock
-  return Effect.fn("Authentication.authenticate")(function*(secret: string) {
+  return Effect.fnUntraced(function*(secret: string) {
     if (!API_KEY_PATTERN.test(secret)) return yield* new UnauthorizedKey({ reason: "the API key is malformed" })
     const key = yield* keys.findByHash(hashSecret(secret))
     const at = yield* clock.now

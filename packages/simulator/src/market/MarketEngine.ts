@@ -114,6 +114,8 @@ export class MarketEngine {
   private readonly startHistoryMs: number
   private rankings = new Map<Network | "all", TrendingRanking>()
   private readonly whaleScratch: WhaleSummary = { transactions: 0, netFlowUsd: 0 }
+  /** `stats` answers since the market last changed (a tick, a price set, a swap), by scope. */
+  private readonly statsCache = new Map<string, MarketStats>()
 
   constructor(config: MarketConfig) {
     if (!Number.isInteger(config.startMs) || config.startMs % SECOND_MS !== 0) {
@@ -216,6 +218,7 @@ export class MarketEngine {
       throw new RangeError(`tick(${atMs}): must be a whole second not before nowMs ${this.now}`)
     }
     const swaps: Array<MarketSwap> = []
+    this.statsCache.clear()
     for (let second = this.now + SECOND_MS; second <= atMs; second += SECOND_MS) this.stepSecond(second, swaps)
     this.now = atMs
     return swaps
@@ -237,6 +240,7 @@ export class MarketEngine {
     this.checkEventTime(atMs)
     if (!(priceUsd > 0 && Number.isFinite(priceUsd))) throw new RangeError(`setPrice(${symbol}): price ${priceUsd}`)
     const t = this.token(symbol)
+    this.statsCache.clear()
     const process = this.processOf[t]!
     const pair = this.pricingPair[t]!
     const before = this.processes.price[process]!
@@ -261,6 +265,7 @@ export class MarketEngine {
     }
     // A dust trade can round to zero dollars: nothing to book, and no reason to fail the trade.
     if (swap.valueUsd === 0) return
+    this.statsCache.clear()
     const t = this.token(swap.symbol)
     const pair = this.pairAt[t * networks.length + networks.indexOf(swap.network)]!
     if (pair < 0) throw new RangeError(`applySwap: ${swap.symbol} has no pool on ${swap.network}`)
@@ -286,6 +291,15 @@ export class MarketEngine {
    * are that network's only; price, change, market cap and holders are the token's.
    */
   stats(symbol: string, network?: Network): MarketStats {
+    const key = network === undefined ? symbol : `${symbol}/${network}`
+    const cached = this.statsCache.get(key)
+    if (cached !== undefined) return cached
+    const computed = this.computeStats(symbol, network)
+    this.statsCache.set(key, computed)
+    return computed
+  }
+
+  private computeStats(symbol: string, network?: Network): MarketStats {
     const t = this.token(symbol)
     const process = this.processOf[t]!
     const params = this.params[t]!
@@ -480,6 +494,7 @@ export class MarketEngine {
   /** Starts a minute bucket: its open (and so far high, low and close) is the current price. */
   private enterBucket(bucket: number): void {
     this.store.ensureCapacity(bucket)
+    this.store.seal(bucket)
     const processes = this.processes
     for (let process = 0; process < processes.count; process++) {
       const price = processes.price[process]!

@@ -22,6 +22,11 @@ export class MinuteStore {
   readonly volume: Array<Float64Array>
   readonly buyVolume: Array<Float64Array>
   private capacityMinutes: number
+  /** Buckets [0, sealed) are closed: nothing books into them any more. */
+  private sealed = 0
+  /** prefix[pair][b] = sum of series[pair][0..b), for b <= sealed. */
+  private readonly volumePrefix: Array<Float64Array>
+  private readonly buyPrefix: Array<Float64Array>
 
   constructor(baseMinute: number, processCount: number, pairCount: number, capacityMinutes: number) {
     this.baseMinute = baseMinute
@@ -34,6 +39,21 @@ export class MinuteStore {
     this.close = arrays(processCount)
     this.volume = arrays(pairCount)
     this.buyVolume = arrays(pairCount)
+    this.volumePrefix = Array.from({ length: pairCount }, () => new Float64Array(capacityMinutes + 1))
+    this.buyPrefix = Array.from({ length: pairCount }, () => new Float64Array(capacityMinutes + 1))
+  }
+
+  /** Marks buckets before `bucket` closed and extends the prefix sums over them. */
+  seal(bucket: number): void {
+    for (let pair = 0; pair < this.volume.length; pair++) {
+      const v = this.volume[pair]!, vp = this.volumePrefix[pair]!
+      const b = this.buyVolume[pair]!, bp = this.buyPrefix[pair]!
+      for (let i = this.sealed; i < bucket; i++) {
+        vp[i + 1] = vp[i]! + v[i]!
+        bp[i + 1] = bp[i]! + b[i]!
+      }
+    }
+    if (bucket > this.sealed) this.sealed = bucket
   }
 
   /** The bucket holding time `ms` (may be negative: before history). */
@@ -58,6 +78,13 @@ export class MinuteStore {
         list[i] = grown
       }
     }
+    for (const list of [this.volumePrefix, this.buyPrefix]) {
+      for (let i = 0; i < list.length; i++) {
+        const grown = new Float64Array(capacity + 1)
+        grown.set(list[i]!)
+        list[i] = grown
+      }
+    }
     this.capacityMinutes = capacity
   }
 
@@ -72,6 +99,17 @@ export class MinuteStore {
   sum(series: ReadonlyArray<Float64Array>, pairs: ReadonlyArray<number>, from: number, to: number): number {
     let total = 0
     const start = Math.max(0, from)
+    const prefix = series === this.volume ? this.volumePrefix : series === this.buyVolume ? this.buyPrefix : undefined
+    if (prefix !== undefined && start <= this.sealed) {
+      const closedEnd = Math.min(to + 1, this.sealed)
+      for (const pair of pairs) {
+        const p = prefix[pair]!
+        if (closedEnd > start) total += p[closedEnd]! - p[start]!
+        const values = series[pair]!
+        for (let b = Math.max(start, closedEnd); b <= to; b++) total += values[b]!
+      }
+      return total
+    }
     for (const pair of pairs) {
       const values = series[pair]!
       for (let b = start; b <= to; b++) total += values[b]!
