@@ -128,11 +128,12 @@ export const alertView = (alert: AlertRecord): AlertView => ({
   triggeredAt: alert.triggeredAt === null ? null : toIso(alert.triggeredAt)
 })
 
+/** The pagination fields every list answer carries beside its array. */
+const pageFields = (page: Page<unknown>) => ({ total: page.total, limit: page.limit, offset: page.offset })
+
 /** A page of alerts as `GET /alerts` answers it. */
 export const alertListView = (page: Page<AlertRecord>): AlertListView => ({
-  total: page.total,
-  limit: page.limit,
-  offset: page.offset,
+  ...pageFields(page),
   alerts: page.items.map(alertView)
 })
 
@@ -254,9 +255,7 @@ export const tradeListItemView = (trade: TradeRecord): TradeListItemView => ({
 
 /** A page of trades as `GET /trades` answers it, most recent first as the page was cut. */
 export const tradeListView = (page: Page<TradeRecord>): TradeListView => ({
-  total: page.total,
-  limit: page.limit,
-  offset: page.offset,
+  ...pageFields(page),
   trades: page.items.map(tradeListItemView)
 })
 
@@ -371,9 +370,7 @@ export const orderView = (order: OrderRecord): OrderView => {
 
 /** A page of orders as `GET /orders` answers it. */
 export const orderListView = (page: Page<OrderRecord>): OrderListView => ({
-  total: page.total,
-  limit: page.limit,
-  offset: page.offset,
+  ...pageFields(page),
   orders: page.items.map(orderView)
 })
 
