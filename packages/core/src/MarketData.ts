@@ -73,9 +73,15 @@ export const candleCount = (timeframe: Timeframe, fromMs: number, toMs: number):
   return toMs <= first ? 0 : Math.ceil((toMs - first) / step)
 }
 
-/** A USD figure in another currency, as the number the response carries. */
-const inCurrency = (usd: number | Decimal, rate: Decimal): number =>
-  rate.eq(1) ? (typeof usd === "number" ? usd : usd.toNumber()) : new MoneyDecimal(usd).mul(rate).toNumber()
+/**
+ * USD figures in the currency of `rate`, as the numbers a response carries. Decided once per
+ * request: for USD itself (rate 1) the figures pass through without Decimal arithmetic, which
+ * could not change them.
+ */
+const inCurrency = (rate: Decimal): (usd: number | Decimal) => number =>
+  rate.eq(1)
+    ? (usd) => (typeof usd === "number" ? usd : usd.toNumber())
+    : (usd) => new MoneyDecimal(usd).mul(rate).toNumber()
 
 export class MarketData extends Context.Service<MarketData, {
   readonly snapshot: (
@@ -94,31 +100,31 @@ export class MarketData extends Context.Service<MarketData, {
       const snapshot = Effect.fnUntraced(function*(query: MarketDataQuery, extended: boolean) {
         const token = yield* resolveToken(query.token, query.network)
         const currency = query.currency ?? "USD"
-        const rate = yield* feed.fxRate(currency)
+        const convert = inCurrency(yield* feed.fxRate(currency))
         const stats = yield* feed.stats(token.symbol, query.network)
         const basic = {
           token: token.symbol,
-          price: inCurrency(stats.priceUsd, rate),
+          price: convert(stats.priceUsd),
           currency,
           change24h: stats.change24hPercent,
-          volume24h: inCurrency(stats.volume24hUsd, rate),
-          marketCap: inCurrency(stats.marketCapUsd, rate)
+          volume24h: convert(stats.volume24hUsd),
+          marketCap: convert(stats.marketCapUsd)
         }
         if (!extended) return basic satisfies MarketSnapshot
         const volumeByNetwork: Partial<Record<Network, number>> = {}
         for (const [network, usd] of Object.entries(stats.volumeByNetworkUsd) as Array<[Network, number]>) {
-          volumeByNetwork[network] = inCurrency(usd, rate)
+          volumeByNetwork[network] = convert(usd)
         }
         return {
           ...basic,
           extended: {
             volumeByNetwork,
-            buyVolume24h: inCurrency(stats.buyVolume24hUsd, rate),
-            sellVolume24h: inCurrency(stats.sellVolume24hUsd, rate),
+            buyVolume24h: convert(stats.buyVolume24hUsd),
+            sellVolume24h: convert(stats.sellVolume24hUsd),
             holders: stats.holders,
             whaleActivity: {
               transactions24h: stats.whaleActivity.transactions24h,
-              netFlow24h: inCurrency(stats.whaleActivity.netFlow24hUsd, rate)
+              netFlow24h: convert(stats.whaleActivity.netFlow24hUsd)
             }
           }
         } satisfies MarketSnapshot
@@ -132,7 +138,7 @@ export class MarketData extends Context.Service<MarketData, {
         const count = candleCount(query.timeframe, fromMs, toMs)
         if (count > MAX_CHART_CANDLES) return yield* new RangeTooLarge({ candles: count, max: MAX_CHART_CANDLES })
         const currency = query.currency ?? "USD"
-        const rate = yield* feed.fxRate(currency)
+        const convert = inCurrency(yield* feed.fxRate(currency))
         const candles = yield* feed.candles(token.symbol, query.timeframe, fromMs, toMs, query.network)
         return {
           token: token.symbol,
@@ -140,11 +146,11 @@ export class MarketData extends Context.Service<MarketData, {
           currency,
           candles: candles.map((c) => ({
             timestamp: toIso(c.openTime),
-            open: inCurrency(c.open, rate),
-            high: inCurrency(c.high, rate),
-            low: inCurrency(c.low, rate),
-            close: inCurrency(c.close, rate),
-            volume: inCurrency(c.volumeUsd, rate)
+            open: convert(c.open),
+            high: convert(c.high),
+            low: convert(c.low),
+            close: convert(c.close),
+            volume: convert(c.volumeUsd)
           }))
         } satisfies Chart
       })

@@ -1,8 +1,9 @@
 /**
  * Bearer keys (contract section 2): a key is looked up by the SHA-256 of its secret, must be
- * neither revoked nor expired, and must carry the endpoint's scope. One function decides all of
- * it, for the authenticated routes and for the public ones (where a key is optional but a bad one
- * is still refused).
+ * neither revoked nor expired, and must carry the endpoint's scope. `KeyAuthenticator` decides
+ * who a key is; the three middlewares of `api/Security.ts` apply it to their routes, with the rate
+ * limits. A caller whose key is refused is an unauthenticated caller, counted by its address, so
+ * guessing keys is rate limited like any other anonymous traffic.
  */
 import {
   AccountRepository,
@@ -20,64 +21,104 @@ import { createHash } from "node:crypto"
 import { toApiError } from "./api/ApiErrors.ts"
 import {
   Authentication,
+  KeyCheck,
   MaybePrincipal,
   OptionalAuthentication,
   Principal,
-  RateLimitExempt,
   RequiredScope
 } from "./api/Security.ts"
-import { makeRateLimiter } from "./RateLimiter.ts"
+import { type Caller, RateLimiter } from "./RateLimiter.ts"
 
 export const hashSecret = (secret: string): string => createHash("sha256").update(secret).digest("hex")
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
-/** Resolves a secret to its principal, or the reason it cannot be one. */
-const makeAuthenticator = Effect.gen(function*() {
-  const keys = yield* ApiKeyRepository
-  const accounts = yield* AccountRepository
-  const clock = yield* MarketClock
-  return Effect.fnUntraced(function*(secret: string) {
-    if (!API_KEY_PATTERN.test(secret)) return yield* new UnauthorizedKey({ reason: "the API key is malformed" })
-    const key = yield* keys.findByHash(hashSecret(secret))
-    const at = yield* clock.now
-    if (Option.isNone(key) || !isUsable(key.value, at)) {
-      return yield* new UnauthorizedKey({ reason: "the API key is unknown, revoked or expired" })
-    }
-    const account = yield* accounts.get(key.value.accountId)
-    if (Option.isNone(account)) return yield* new UnauthorizedKey({ reason: "the API key's account is closed" })
-    yield* keys.update({ ...key.value, lastUsedAt: at })
-    return { accountId: account.value.id, keyId: key.value.id, plan: account.value.plan, scopes: key.value.scopes }
-  })
+/** Resolves keys to the principals behind them, or to the reason there is none. */
+export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
+  /** The principal of a key's secret. */
+  readonly authenticate: (secret: string) => Effect.Effect<Principal["Service"], UnauthorizedKey>
+  /** The principal of an `Authorization` header, which must be `Bearer <key>`. */
+  readonly fromHeader: (header: string) => Effect.Effect<Principal["Service"], UnauthorizedKey>
+}>()("@swapdesk/http/KeyAuthenticator") {
+  static readonly layer = Layer.effect(
+    KeyAuthenticator,
+    Effect.gen(function*() {
+      const keys = yield* ApiKeyRepository
+      const accounts = yield* AccountRepository
+      const clock = yield* MarketClock
+      const authenticate = Effect.fnUntraced(function*(secret: string) {
+        if (!API_KEY_PATTERN.test(secret)) return yield* new UnauthorizedKey({ reason: "the API key is malformed" })
+        const key = yield* keys.findByHash(hashSecret(secret))
+        const at = yield* clock.now
+        if (Option.isNone(key) || !isUsable(key.value, at)) {
+          return yield* new UnauthorizedKey({ reason: "the API key is unknown, revoked or expired" })
+        }
+        const account = yield* accounts.get(key.value.accountId)
+        if (Option.isNone(account)) return yield* new UnauthorizedKey({ reason: "the API key's account is closed" })
+        if (key.value.lastUsedAt !== at) yield* keys.update({ ...key.value, lastUsedAt: at })
+        return { accountId: account.value.id, keyId: key.value.id, plan: account.value.plan, scopes: key.value.scopes }
+      })
+      const fromHeader = (header: string) => {
+        const secret = BEARER.exec(header)?.[1]
+        return secret === undefined
+          ? Effect.fail(new UnauthorizedKey({ reason: "the Authorization header must be Bearer <key>" }))
+          : authenticate(secret)
+      }
+      return { authenticate, fromHeader }
+    })
+  )
+}
+
+const keyCaller = (principal: Principal["Service"]): Caller => ({
+  _tag: "Key",
+  keyId: principal.keyId,
+  plan: principal.plan
 })
 
-const stamped = <E extends UnauthorizedKey | InsufficientScope | RateLimited>(error: E) =>
-  Effect.flatMap(MarketClock, (clock) => Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms))))
+const addressCaller = (request: HttpServerRequest.HttpServerRequest): Caller => ({
+  _tag: "Address",
+  address: Option.getOrElse(request.remoteAddress, () => "unknown")
+})
+
+/** How the middlewares refuse a request: the API error of `error`, stamped with the market clock. */
+const makeRefusals = Effect.gen(function*() {
+  const clock = yield* MarketClock
+  const limiter = yield* RateLimiter
+  const refuse = <E extends UnauthorizedKey | InsufficientScope | RateLimited>(error: E) =>
+    Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms)))
+  /** A refused key: counted against the caller's address, and 429 once that is over its limit. */
+  const refuseKey = (error: UnauthorizedKey) =>
+    Effect.flatMap(
+      HttpServerRequest.HttpServerRequest,
+      (request) => Effect.andThen(Effect.catch(limiter.admit(addressCaller(request)), refuse), refuse(error))
+    )
+  return { limiter, refuse, refuseKey }
+})
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
-    const authenticate = yield* makeAuthenticator
-    const limiter = yield* makeRateLimiter
-    const clock = yield* MarketClock
+    const keys = yield* KeyAuthenticator
+    const { limiter, refuse, refuseKey } = yield* makeRefusals
     return {
-      bearer: (httpEffect, { credential, endpoint, group }) =>
-        Effect.gen(function*() {
-          const secret = Redacted.value(credential)
-          if (secret === "") {
-            return yield* stamped(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
-          }
-          const principal = yield* authenticate(secret).pipe(Effect.catch(stamped))
-          yield* limiter.admit({ _tag: "Key", keyId: principal.keyId, plan: principal.plan }).pipe(
-            Effect.catch(stamped)
+      bearer: (httpEffect, { credential, endpoint, group }) => {
+        const secret = Redacted.value(credential)
+        const required = Context.get(endpoint.annotations, RequiredScope) ??
+          Context.get(group.annotations, RequiredScope)
+        return Effect.gen(function*() {
+          const principal = yield* Effect.catch(
+            secret === ""
+              ? Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
+              : keys.authenticate(secret),
+            refuseKey
           )
-          const required = Context.get(endpoint.annotations, RequiredScope) ??
-            Context.get(group.annotations, RequiredScope)
+          yield* Effect.catch(limiter.admit(keyCaller(principal)), refuse)
           if (required !== undefined && !principal.scopes.includes(required)) {
-            return yield* stamped(new InsufficientScope({ scope: required }))
+            return yield* refuse(new InsufficientScope({ scope: required }))
           }
           return yield* Effect.provideService(httpEffect, Principal, principal)
-        }).pipe(Effect.provideService(MarketClock, clock))
+        })
+      }
     }
   })
 )
@@ -85,32 +126,36 @@ export const AuthenticationLive = Layer.effect(
 export const OptionalAuthenticationLive = Layer.effect(
   OptionalAuthentication,
   Effect.gen(function*() {
-    const authenticate = yield* makeAuthenticator
-    const limiter = yield* makeRateLimiter
-    const clock = yield* MarketClock
-    return (httpEffect, { group }) =>
-      Effect.gen(function*() {
+    const keys = yield* KeyAuthenticator
+    const { limiter, refuse, refuseKey } = yield* makeRefusals
+    return (httpEffect) => {
+      const anonymous = Effect.provideService(httpEffect, MaybePrincipal, Option.none())
+      return Effect.gen(function*() {
         const request = yield* HttpServerRequest.HttpServerRequest
-        const limited = !Context.get(group.annotations, RateLimitExempt)
         const header = request.headers.authorization
         if (header === undefined) {
-          if (limited) {
-            const address = Option.getOrElse(request.remoteAddress, () => "unknown")
-            yield* limiter.admit({ _tag: "Address", address }).pipe(Effect.catch(stamped))
-          }
-          return yield* Effect.provideService(httpEffect, MaybePrincipal, Option.none())
+          yield* Effect.catch(limiter.admit(addressCaller(request)), refuse)
+          return yield* anonymous
         }
-        const secret = BEARER.exec(header)?.[1]
-        if (secret === undefined) {
-          return yield* stamped(new UnauthorizedKey({ reason: "the Authorization header must be Bearer <key>" }))
-        }
-        const principal = yield* authenticate(secret).pipe(Effect.catch(stamped))
-        if (limited) {
-          yield* limiter.admit({ _tag: "Key", keyId: principal.keyId, plan: principal.plan }).pipe(
-            Effect.catch(stamped)
-          )
-        }
+        const principal = yield* Effect.catch(keys.fromHeader(header), refuseKey)
+        yield* Effect.catch(limiter.admit(keyCaller(principal)), refuse)
         return yield* Effect.provideService(httpEffect, MaybePrincipal, Option.some(principal))
-      }).pipe(Effect.provideService(MarketClock, clock))
+      })
+    }
+  })
+)
+
+export const KeyCheckLive = Layer.effect(
+  KeyCheck,
+  Effect.gen(function*() {
+    const keys = yield* KeyAuthenticator
+    const { refuse } = yield* makeRefusals
+    return (httpEffect) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+        const header = request.headers.authorization
+        return header === undefined
+          ? httpEffect
+          : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
+      })
   })
 )

@@ -5,10 +5,18 @@
  * `INTERNAL_ERROR` envelope, with nothing internal in it, for anything that failed unexpectedly.
  */
 import { errorCatalogue, type ErrorCode, MarketClock, REQUEST_BODY_MAX_BYTES } from "@swapdesk/core"
-import { Cause, Effect, type Types } from "effect"
-import { HttpEffect, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Cause, Context, Effect, type Types } from "effect"
+import {
+  Headers,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
 import { randomUUID } from "node:crypto"
 import { errorBody } from "./api/ApiErrors.ts"
+import { KeyAuthenticator } from "./Authentication.ts"
 
 const REQUEST_ID = /^[\x21-\x7E](?:[\x20-\x7E]{0,126}[\x21-\x7E])?$/
 
@@ -41,15 +49,45 @@ export const routeTable = (api: RouteSource, extra: ReadonlyArray<{ method: stri
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"])
 
-const isJson = (contentType: string): boolean => {
-  const mediaType = contentType.split(";")[0]!.trim().toLowerCase()
-  return mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)
-}
+const mediaTypeOf = (contentType: string): string => contentType.split(";")[0]!.trim().toLowerCase()
 
-export const GlobalMiddleware = (routes: ReadonlyArray<Route>) =>
+/** `application/json`, and the `application/…+json` types built on it (merge-patch, vendor types). */
+const isJson = (mediaType: string): boolean =>
+  mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)
+
+/** Enforced on the bytes read, so that a chunked body without a length is held to it too. */
+const BODY_LIMIT = ByteSize.bytes(REQUEST_BODY_MAX_BYTES)
+
+/** Whether `cause` is the router finding no route for the request's method and path. */
+const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) =>
+    reason._tag === "Fail" && HttpServerError.isHttpServerError(reason.error) &&
+    reason.error.reason._tag === "RouteNotFound"
+  )
+
+/** Whether `cause` is a request body read that stopped at `BODY_LIMIT`. */
+const isBodyTooLarge = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) => {
+    const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+      error.reason.reason === "BodyTooLarge"
+  })
+
+/** What every response carries: its request id, and on a 401 the challenge. */
+const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string) =>
+  response.status === 401
+    ? HttpServerResponse.setHeaders(response, { "x-request-id": requestId, "www-authenticate": "Bearer" })
+    : HttpServerResponse.setHeader(response, "x-request-id", requestId)
+
+/**
+ * `routes` are every route served; `documents` the paths served outside the API definition (the
+ * OpenAPI document, Swagger UI), public routes whose callers' keys are checked here.
+ */
+export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: ReadonlySet<string>) =>
   HttpRouter.middleware<{ handles: unknown }>()(
     Effect.gen(function*() {
       const clock = yield* MarketClock
+      const keys = yield* KeyAuthenticator
       const envelope = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
         Effect.map(clock.now, (ms) =>
           HttpServerResponse.jsonUnsafe(errorBody(code, message, ms), {
@@ -57,52 +95,84 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>) =>
             ...(headers === undefined ? {} : { headers })
           }))
 
-      /** Answers the requests no endpoint should see, or undefined to let the router route it. */
-      const screen = (request: HttpServerRequest.HttpServerRequest) => {
+      /** `NOT_FOUND` for a path no route has, `METHOD_NOT_ALLOWED` for a method its routes lack. */
+      const unrouted = (request: HttpServerRequest.HttpServerRequest) => {
         const path = request.url.split("?")[0]!
         const matching = routes.filter((r) => r.pattern.test(path))
         if (matching.length === 0) return envelope("NOT_FOUND", `no route for ${request.method} ${path}`)
-        if (!matching.some((r) => r.method === request.method)) {
-          const allowed = [...new Set(matching.map((r) => r.method))].join(", ")
-          return envelope("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${allowed}`, {
-            allow: allowed
-          })
-        }
-        if (!methodsWithBody.has(request.method)) return undefined
-        const length = Number(request.headers["content-length"] ?? "0")
-        if (length > REQUEST_BODY_MAX_BYTES) {
-          return envelope("PAYLOAD_TOO_LARGE", `the request body is over ${REQUEST_BODY_MAX_BYTES} bytes`)
-        }
-        const contentType = request.headers["content-type"]
-        if (contentType !== undefined && !isJson(contentType)) {
-          return envelope("UNSUPPORTED_MEDIA_TYPE", `send the body as application/json, not ${contentType}`)
-        }
-        return undefined
+        if (matching.some((r) => r.method === request.method)) return undefined
+        const allowed = [...new Set(matching.map((r) => r.method))].join(", ")
+        return envelope("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${allowed}`, {
+          allow: allowed
+        })
       }
 
+      const tooLarge = () => envelope("PAYLOAD_TOO_LARGE", `the request body is over ${REQUEST_BODY_MAX_BYTES} bytes`)
+
+      /**
+       * A request with a body: answered here if no endpoint should see it (routing problems
+       * first, as for requests without a body), else routed with its body limited to 64 KiB and
+       * any JSON media type presented as `application/json`, the one the endpoints decode.
+       */
+      const withBody = (
+        request: HttpServerRequest.HttpServerRequest,
+        httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+      ) => {
+        const misrouted = unrouted(request)
+        if (misrouted !== undefined) return misrouted
+        if (Number(request.headers["content-length"] ?? "0") > REQUEST_BODY_MAX_BYTES) return tooLarge()
+        const contentType = request.headers["content-type"]
+        const mediaType = contentType === undefined ? "application/json" : mediaTypeOf(contentType)
+        if (!isJson(mediaType)) {
+          return envelope("UNSUPPORTED_MEDIA_TYPE", `send the body as application/json, not ${contentType}`)
+        }
+        const routed = mediaType === "application/json" ? httpEffect : Effect.provideService(
+          httpEffect,
+          HttpServerRequest.HttpServerRequest,
+          request.modify({ headers: Headers.set(request.headers, "content-type", "application/json") })
+        )
+        return Effect.provideService(routed, HttpIncomingMessage.MaxBodySize, BODY_LIMIT)
+      }
+
+      /** A document route with an `Authorization` header: served only if the key is valid. */
+      const withKeyChecked = (
+        header: string,
+        httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+      ) =>
+        Effect.matchEffect(keys.fromHeader(header), {
+          onFailure: (refused) => envelope("UNAUTHORIZED", refused.reason),
+          onSuccess: () => httpEffect
+        })
+
+      const failed = (request: HttpServerRequest.HttpServerRequest, requestId: string, cause: Cause.Cause<unknown>) => {
+        // The table can match where the router does not, as for an over-long path parameter.
+        if (isRouteNotFound(cause)) {
+          return unrouted(request) ?? envelope("NOT_FOUND", `no resource at ${request.url.split("?")[0]!}`)
+        }
+        if (isBodyTooLarge(cause)) return tooLarge()
+        return Effect.andThen(
+          Effect.sync(() => console.error(`request ${requestId} failed:\n${Cause.pretty(cause)}`)),
+          envelope("INTERNAL_ERROR", `something went wrong; quote request id ${requestId} when reporting it`)
+        )
+      }
+
+      // Requests without a body go straight to the router: only when it finds no route is the
+      // route table consulted, to tell 404 from 405. Every response passes through `stamp`, as
+      // every failure is answered here.
       return (httpEffect) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
+        Effect.withFiber((fiber) => {
+          const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const incoming = request.headers["x-request-id"]
           const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-          yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(
-              response.status === 401
-                ? HttpServerResponse.setHeaders(response, { "x-request-id": requestId, "www-authenticate": "Bearer" })
-                : HttpServerResponse.setHeader(response, "x-request-id", requestId)
-            )
-          )
-          const screened = screen(request)
-          if (screened !== undefined) return yield* screened
-          return yield* httpEffect.pipe(
-            Effect.catchCause((cause) =>
-              Effect.andThen(
-                Effect.sync(() => console.error(`request ${requestId} failed:\n${Cause.pretty(cause)}`)),
-                envelope("INTERNAL_ERROR", `something went wrong; quote request id ${requestId} when reporting it`)
-              )
-            )
-          )
-          // Every failure is answered above; the router's type asks a global middleware to say so.
+          const authorization = request.headers.authorization
+          const routed = methodsWithBody.has(request.method)
+            ? withBody(request, httpEffect)
+            : authorization !== undefined && documents.has(request.url.split("?")[0]!)
+            ? withKeyChecked(authorization, httpEffect)
+            : httpEffect
+          const answer = Effect.catchCause(routed, (cause) => failed(request, requestId, cause))
+          return Effect.map(answer, (response) => stamp(response, requestId))
+          // The router's type asks a global middleware to say that it answers every failure.
         }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>
     }),
     { global: true }

@@ -9,6 +9,8 @@ import { Effect, Exit } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { type ApiErrorOf, toApiError } from "./api/ApiErrors.ts"
+import type { Enveloped } from "./api/Envelope.ts"
+import { envelopeResponse, type SuccessStatus } from "./handlers/Respond.ts"
 
 /** Key order must not change the fingerprint: `{a,b}` and `{b,a}` are the same request. */
 const canonicalJson = (value: unknown): string =>
@@ -30,9 +32,9 @@ interface ApiErrorLike {
 }
 
 /**
- * Runs `work` at most once per (account, key, body). `work` answers the success envelope; its API
- * errors are kept and replayed like successes (their status comes from their code). A defect is
- * not kept, so the client may retry.
+ * Runs `work` at most once per (account, key, body) and answers its success envelope with
+ * `successStatus`. Its API errors are kept and replayed like successes (their status comes from
+ * their code). A defect is not kept, so the client may retry.
  */
 export const makeIdempotency = Effect.gen(function*() {
   const store = yield* IdempotencyStore
@@ -41,12 +43,12 @@ export const makeIdempotency = Effect.gen(function*() {
     readonly accountId: string
     readonly key: string | undefined
     readonly fingerprint: string
-    readonly successStatus: number
-    readonly work: Effect.Effect<A, E, R>
-  }): Effect.Effect<A | HttpServerResponse.HttpServerResponse, E | ApiErrorOf<IdempotencyConflict>, R> =>
+    readonly successStatus: SuccessStatus
+    readonly work: Effect.Effect<Enveloped<A>, E, R>
+  }): Effect.Effect<HttpServerResponse.HttpServerResponse, E | ApiErrorOf<IdempotencyConflict>, R> =>
     Effect.gen(function*() {
-      const { accountId, key, work } = options
-      if (key === undefined) return yield* work
+      const { accountId, key, successStatus, work } = options
+      if (key === undefined) return envelopeResponse(yield* work, successStatus)
       const claim = yield* store.claim(accountId, key, options.fingerprint, yield* clock.now)
       switch (claim._tag) {
         case "Conflict":
@@ -59,20 +61,20 @@ export const makeIdempotency = Effect.gen(function*() {
         case "Claimed": {
           const exit = yield* Effect.exit(work)
           if (Exit.isSuccess(exit)) {
-            yield* store.complete(accountId, key, { status: options.successStatus, body: exit.value })
-          } else {
-            const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-            if (failure === undefined) {
-              yield* store.abandon(accountId, key)
-            } else {
-              const { error, success, timestamp } = failure.error
-              yield* store.complete(accountId, key, {
-                status: errorCatalogue[error.code].status,
-                body: { success, error, timestamp }
-              })
-            }
+            yield* store.complete(accountId, key, { status: successStatus, body: exit.value })
+            return envelopeResponse(exit.value, successStatus)
           }
-          return yield* exit
+          const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+          if (failure === undefined) {
+            yield* store.abandon(accountId, key)
+          } else {
+            const { error, success, timestamp } = failure.error
+            yield* store.complete(accountId, key, {
+              status: errorCatalogue[error.code].status,
+              body: { success, error, timestamp }
+            })
+          }
+          return yield* Effect.failCause(exit.cause)
         }
       }
     })

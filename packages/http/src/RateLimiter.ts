@@ -3,11 +3,12 @@
  * without a key, in fixed one-minute windows of wall-clock time (limits protect the server, so
  * they follow real time even when the market clock is simulated). Every response to a limited
  * caller carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; over the limit
- * it is `429 RATE_LIMITED` with `Retry-After`.
+ * it is `429 RATE_LIMITED` with `Retry-After`. One limiter serves every route, so a key has one
+ * budget wherever it is used.
  */
 import { type Plan, RateLimited, rateLimitsPerMinute } from "@swapdesk/core"
-import { Clock, Context, Effect } from "effect"
-import { HttpEffect, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Clock, Context, Effect, Layer } from "effect"
+import { HttpEffect, HttpServerResponse } from "effect/http"
 
 export interface RateLimitSettings {
   readonly enabled: boolean
@@ -28,7 +29,7 @@ export type Caller = { readonly _tag: "Key"; readonly keyId: string; readonly pl
   readonly address: string
 }
 
-export const makeRateLimiter = Effect.gen(function*() {
+const makeRateLimiter = Effect.gen(function*() {
   const settings = yield* RateLimits
   const windows = new Map<string, { start: number; count: number }>()
 
@@ -36,10 +37,10 @@ export const makeRateLimiter = Effect.gen(function*() {
     for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key)
   }
 
-  /** Counts one request of `caller`; fails `RateLimited` past the limit. */
-  const admit = (caller: Caller): Effect.Effect<void, RateLimited, HttpServerRequest.HttpServerRequest> =>
+  const admit = (caller: Caller): Effect.Effect<void, RateLimited> =>
     settings.enabled
-      ? Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      ? Effect.withFiber((fiber) => {
+        const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
         const limit = caller._tag === "Key" ? settings.perMinute[caller.plan] : settings.perMinute.unauthenticated
         const key = caller._tag === "Key" ? `key:${caller.keyId}` : `ip:${caller.address}`
         const start = Math.floor(now / WINDOW_MS) * WINDOW_MS
@@ -51,26 +52,30 @@ export const makeRateLimiter = Effect.gen(function*() {
         }
         window.count++
         const resetSeconds = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000))
-        const remaining = Math.max(0, limit - window.count)
-        const headers = {
+        const over = window.count > limit
+        const headers: Record<string, string> = {
           "ratelimit-limit": String(limit),
-          "ratelimit-remaining": String(remaining),
+          "ratelimit-remaining": String(Math.max(0, limit - window.count)),
           "ratelimit-reset": String(resetSeconds)
         }
-        const over = window.count > limit
-        return Effect.andThen(
-          HttpEffect.appendPreResponseHandler((_request, response) =>
-            Effect.succeed(
-              HttpServerResponse.setHeaders(
-                response,
-                over ? { ...headers, "retry-after": String(resetSeconds) } : headers
-              )
-            )
-          ),
-          over ? Effect.fail(new RateLimited({ retryAfterSeconds: resetSeconds })) : Effect.void
+        if (over) headers["retry-after"] = String(resetSeconds)
+        HttpEffect.appendPreResponseHandlerUnsafe(
+          fiber.context,
+          (_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers))
         )
+        return over ? Effect.fail(new RateLimited({ retryAfterSeconds: resetSeconds })) : Effect.void
       })
       : Effect.void
 
   return { admit }
 })
+
+export class RateLimiter extends Context.Service<RateLimiter, {
+  /**
+   * Counts one request of `caller`; fails `RateLimited` past the limit. The headers are added to
+   * whatever response the request ends with, success or error.
+   */
+  readonly admit: (caller: Caller) => Effect.Effect<void, RateLimited>
+}>()("@swapdesk/http/RateLimiter") {
+  static readonly layer = Layer.effect(RateLimiter, makeRateLimiter)
+}

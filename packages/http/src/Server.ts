@@ -8,12 +8,13 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
-import { AuthenticationLive, OptionalAuthenticationLive } from "./Authentication.ts"
+import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
 import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
+import { RateLimiter } from "./RateLimiter.ts"
 import { RequestValidationLive } from "./RequestValidationLive.ts"
 
 export const OPENAPI_PATH = "/v1/openapi.json"
@@ -28,7 +29,13 @@ export const ContractHandlers = Layer.mergeAll(
   AlertsHandlers
 )
 
-export const ApiMiddlewares = Layer.mergeAll(AuthenticationLive, OptionalAuthenticationLive, RequestValidationLive)
+/** The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global middleware. */
+export const ApiMiddlewares = Layer.mergeAll(
+  AuthenticationLive,
+  OptionalAuthenticationLive,
+  KeyCheckLive,
+  RequestValidationLive
+).pipe(Layer.provide(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
 /** An API's routes, its OpenAPI document, Swagger UI and the global middleware. */
 export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
@@ -39,7 +46,8 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constrai
       routeTable(api as unknown as RouteSource, [{ method: "GET", path: OPENAPI_PATH }, {
         method: "GET",
         path: DOCS_PATH
-      }])
+      }]),
+      new Set([OPENAPI_PATH, DOCS_PATH])
     )
   )
 

@@ -48,6 +48,25 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       assert.include(reply.headers["allow"] ?? "", "POST")
     }))
 
+  it.effect("HEAD on a GET route answers as GET does, without a body; OPTIONS is 405 with Allow", () =>
+    Effect.gen(function*() {
+      const head = yield* call("HEAD", "/v1/health")
+      assert.strictEqual(head.status, 200)
+      assert.strictEqual(head.body, undefined)
+      assert.match(head.headers["x-request-id"] ?? "", /^[0-9a-f-]{36}$/)
+      const options = yield* call("OPTIONS", "/v1/alerts", { key: keys.aliceAll })
+      assert.strictEqual(options.status, 405)
+      assert.strictEqual(options.body.error.code, "METHOD_NOT_ALLOWED")
+      assert.include(options.headers["allow"] ?? "", "GET")
+    }))
+
+  it.effect("an id longer than any the server issues is 404 NOT_FOUND, not an error", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("GET", `/v1/trades/trd_${"x".repeat(300)}`, { key: keys.aliceAll })
+      assert.strictEqual(reply.status, 404)
+      assert.strictEqual(reply.body.error.code, "NOT_FOUND")
+    }))
+
   it.effect("a body over 64 KiB is 413 PAYLOAD_TOO_LARGE", () =>
     Effect.gen(function*() {
       const reply = yield* call("POST", "/v1/alerts", {
@@ -56,6 +75,32 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       })
       assert.strictEqual(reply.status, 413)
       assert.strictEqual(reply.body.error.code, "PAYLOAD_TOO_LARGE")
+    }))
+
+  it.effect("a chunked body is held to 64 KiB by the bytes read, with no length announced", () =>
+    Effect.gen(function*() {
+      const over = yield* call("POST", "/v1/sim/clock/advance", {
+        chunkedBody: JSON.stringify({ ms: 1000, pad: "x".repeat(70_000) })
+      })
+      assert.strictEqual(over.status, 413)
+      assert.strictEqual(over.body.error.code, "PAYLOAD_TOO_LARGE")
+      const under = yield* call("POST", "/v1/sim/clock/advance", { chunkedBody: JSON.stringify({ ms: 0 }) })
+      assert.strictEqual(under.status, 200, JSON.stringify(under.body))
+    }))
+
+  it.effect("application/*+json bodies are read as JSON", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("POST", "/v1/sim/clock/advance", {
+        rawBody: JSON.stringify({ ms: 0 }),
+        headers: { "content-type": "application/merge-patch+json; charset=utf-8" }
+      })
+      assert.strictEqual(reply.status, 200, JSON.stringify(reply.body))
+      const invalid = yield* call("POST", "/v1/sim/clock/advance", {
+        rawBody: JSON.stringify({ ms: "soon" }),
+        headers: { "content-type": "application/vnd.api+json" }
+      })
+      assert.strictEqual(invalid.status, 400)
+      assert.strictEqual(invalid.body.error.code, "VALIDATION_ERROR")
     }))
 
   it.effect("a body that is not JSON by content type is 415 UNSUPPORTED_MEDIA_TYPE", () =>
@@ -108,6 +153,18 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
         assert.strictEqual(reply.status, 401, `key ${key}`)
         assert.strictEqual(reply.body.error.code, "UNAUTHORIZED")
         assert.strictEqual(reply.headers["www-authenticate"], "Bearer")
+      }
+    }))
+
+  it.effect("the OpenAPI document and Swagger UI are public, but refuse a present invalid key", () =>
+    Effect.gen(function*() {
+      for (const path of ["/v1/openapi.json", "/docs"]) {
+        assert.strictEqual((yield* call("GET", path)).status, 200, path)
+        assert.strictEqual((yield* call("GET", path, { key: keys.aliceRead })).status, 200, path)
+        const refused = yield* call("GET", path, { key: keys.unknown })
+        assert.strictEqual(refused.status, 401, path)
+        assert.strictEqual(refused.body.error.code, "UNAUTHORIZED")
+        assert.strictEqual(refused.headers["www-authenticate"], "Bearer")
       }
     }))
 

@@ -58,6 +58,11 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
       const schemes = Object.values(doc.components.securitySchemes) as Array<{ type: string; scheme: string }>
       assert.isTrue(schemes.some((s) => s.type === "http" && s.scheme.toLowerCase() === "bearer"))
       assert.property(doc.paths["/v1/trades"].post.responses, "401")
+      // 429 is declared exactly where the rate limits apply.
+      for (const [path, method] of expected) {
+        const exempt = path === "/v1/health" || path.startsWith("/v1/sim/")
+        assert.strictEqual("429" in doc.paths[path][method].responses, !exempt, `${method} ${path} 429`)
+      }
       assert.property(doc.paths["/v1/trades"].post.responses, "403")
     }))
 })

@@ -1,7 +1,8 @@
 // Proves the rate limits of contract section 11 through a real server: a key's plan sets its
 // per-minute limit, calls without a key are limited per client address, every limited response
 // carries the RateLimit headers, the call over the limit is 429 RATE_LIMITED with Retry-After, and
-// health checks and the simulator's control routes are not limited.
+// health checks and the simulator's control routes are not limited. A key has one budget across
+// every route, and a refused key counts against the caller's address.
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { call, keys, testScenario, testServer } from "./harness.ts"
@@ -42,5 +43,36 @@ layer(testServer(limited), { excludeTestServices: true })("rate limits", (it) =>
         assert.isUndefined(health.headers["ratelimit-limit"])
         assert.strictEqual((yield* call("GET", "/v1/sim/clock")).status, 200)
       }
+    }))
+})
+
+layer(testServer(limited), { excludeTestServices: true })("one budget per caller", (it) => {
+  it.effect("a key's calls to public and authenticated routes share its budget", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(
+        (yield* call("GET", "/v1/trades", { key: keys.aliceRead })).headers["ratelimit-remaining"],
+        "2"
+      )
+      const market = yield* call("GET", "/v1/market-data?token=SOL", { key: keys.aliceRead })
+      assert.strictEqual(market.headers["ratelimit-remaining"], "1")
+      assert.strictEqual((yield* call("GET", "/v1/market-data/trending", { key: keys.aliceRead })).status, 200)
+      assert.strictEqual((yield* call("GET", "/v1/trades", { key: keys.aliceRead })).status, 429)
+    }))
+
+  it.effect("a refused key is counted against the caller's address, and guessing ends in 429", () =>
+    Effect.gen(function*() {
+      const unknown = yield* call("GET", "/v1/trades", { key: keys.unknown })
+      assert.strictEqual(unknown.status, 401)
+      assert.strictEqual(unknown.headers["ratelimit-limit"], "2")
+      assert.strictEqual(unknown.headers["ratelimit-remaining"], "1")
+      const malformed = yield* call("GET", "/v1/market-data?token=SOL", { headers: { authorization: "Basic abc" } })
+      assert.strictEqual(malformed.status, 401)
+      assert.strictEqual(malformed.headers["ratelimit-remaining"], "0")
+      const over = yield* call("GET", "/v1/alerts", { key: keys.unknown })
+      assert.strictEqual(over.status, 429)
+      assert.strictEqual(over.body.error.code, "RATE_LIMITED")
+      assert.strictEqual((yield* call("GET", "/v1/market-data?token=SOL")).status, 429)
+      // Valid keys keep their own budgets.
+      assert.strictEqual((yield* call("GET", "/v1/trades", { key: keys.bobAll })).status, 200)
     }))
 })

@@ -3,7 +3,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { ScenarioFile } from "@swapdesk/simulator"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
 import { simulatorApp } from "../src/SimulatorServer.ts"
 
@@ -87,14 +87,16 @@ export interface Reply {
   readonly body: any
 }
 
-/** One request; the body is parsed as JSON when there is one. */
+/** One request; a JSON body is parsed, any other is kept as text. */
 export const call = (
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS",
+  method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS",
   path: string,
   options: {
     readonly key?: string
     readonly body?: unknown
     readonly rawBody?: string
+    /** Sent with `Transfer-Encoding: chunked`, no length announced. */
+    readonly chunkedBody?: string
     readonly headers?: Record<string, string>
   } = {}
 ): Effect.Effect<Reply, never, HttpClient.HttpClient> =>
@@ -111,9 +113,21 @@ export const call = (
         options.headers?.["content-type"] ?? "application/json"
       )
     }
+    if (options.chunkedBody !== undefined) {
+      request = HttpClientRequest.bodyStream(
+        request,
+        Stream.make(new TextEncoder().encode(options.chunkedBody)),
+        { contentType: options.headers?.["content-type"] ?? "application/json" }
+      )
+    }
     const response = yield* client.execute(request)
     const text = yield* response.text
-    return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+    const json = (response.headers["content-type"] ?? "").includes("json")
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: text === "" ? undefined : json ? JSON.parse(text) : text
+    }
   }).pipe(Effect.orDie)
 
 /** Moves the manual market clock forward. */

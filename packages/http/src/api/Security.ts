@@ -1,7 +1,8 @@
 /**
  * Authentication as the API declares it. Authenticated groups carry `Authentication` (a Bearer
  * security scheme; the endpoint's required scope is an annotation read by its implementation);
- * public groups carry `OptionalAuthentication`, which still rejects a present but invalid key.
+ * public groups carry `OptionalAuthentication`, which still rejects a present but invalid key, or
+ * `KeyCheck` where they are not rate limited.
  */
 import type { ApiScope, Plan } from "@swapdesk/core"
 import { Context, type Option } from "effect"
@@ -26,11 +27,6 @@ export const RequiredScope = Context.Reference<ApiScope | undefined>("@swapdesk/
   defaultValue: () => undefined
 })
 
-/** Marks a group whose routes are not rate limited (health checks, the simulator's control routes). */
-export const RateLimitExempt = Context.Reference<boolean>("@swapdesk/http/RateLimitExempt", {
-  defaultValue: () => false
-})
-
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Principal }>()(
   "@swapdesk/http/Authentication",
   { error: [Unauthorized, Forbidden, TooManyRequests], security: { bearer: HttpApiSecurity.bearer } }
@@ -42,3 +38,11 @@ export class OptionalAuthentication
     { error: [Unauthorized, TooManyRequests] }
   )
 {}
+
+/**
+ * Public routes outside the rate limits (health, the simulator's controls): no key is needed and
+ * none is counted, but a present invalid one is still refused.
+ */
+export class KeyCheck extends HttpApiMiddleware.Service<KeyCheck>()("@swapdesk/http/KeyCheck", {
+  error: [Unauthorized]
+}) {}

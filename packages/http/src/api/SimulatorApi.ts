@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, NotFound } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import { OptionalAuthentication, RateLimitExempt } from "./Security.ts"
+import { KeyCheck } from "./Security.ts"
 
 const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
 /** At most 400 days in one call, so one request cannot run for hours. */
@@ -118,6 +118,5 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
     OpenApi.Description,
     "Simulator control: the market clock, prices, faults, approvals, whales, the outbox and the event log (only on the simulator)"
   )
-  .annotate(RateLimitExempt, true)
-  .middleware(OptionalAuthentication)
+  .middleware(KeyCheck)
 {}

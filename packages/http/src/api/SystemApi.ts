@@ -4,7 +4,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Envelope } from "./Envelope.ts"
-import { OptionalAuthentication, RateLimitExempt } from "./Security.ts"
+import { KeyCheck } from "./Security.ts"
 
 export const HealthView = Schema.Struct({
   status: Schema.Literal("ok"),
@@ -23,6 +23,5 @@ export class SystemApi extends HttpApiGroup.make("system")
     )
   )
   .annotate(OpenApi.Description, "Service status")
-  .annotate(RateLimitExempt, true)
-  .middleware(OptionalAuthentication)
+  .middleware(KeyCheck)
 {}

@@ -14,7 +14,8 @@ export const AlertsHandlers = HttpApiBuilder.group(Api, "alerts", (handlers) =>
     const alerts = yield* Alerts
     return handlers
       .handle("create", ({ payload }) =>
-        Effect.flatMap(Principal, (p) => respond(alerts.create(p.accountId, payload), alertCreatedView)))
+        Effect.flatMap(Principal, (p) =>
+          respond(alerts.create(p.accountId, payload), alertCreatedView, 201)))
       .handle("list", ({ query }) =>
         Effect.flatMap(Principal, (p) =>
           respond(alerts.list(p.accountId, query), alertListView)))

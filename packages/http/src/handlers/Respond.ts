@@ -2,15 +2,31 @@
  * How a handler answers: success data in the envelope, domain errors as their API errors, both
  * stamped with the server's clock. Built once per handler group, so that requests need nothing
  * beyond what the group captured.
+ *
+ * Success responses are rendered here, not by the endpoint's success schema. That schema documents
+ * the response (OpenAPI) and decodes it (the typed client), but encoding through it on every
+ * request would only re-check what the views produce, and cost a third of a cheap request. The
+ * views are checked against their schemas by core's tests, and every end-to-end test decodes the
+ * server's answers through the typed client.
  */
 import { type DomainError, MarketClock, toIso } from "@swapdesk/core"
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { type ApiErrorOf, toApiError } from "../api/ApiErrors.ts"
 import type { Enveloped } from "../api/Envelope.ts"
 
+/** The success statuses a handler answers with. */
+export type SuccessStatus = 200 | 201
+
+/** An envelope as the response carrying it. */
+export const envelopeResponse = <A>(envelope: Enveloped<A>, status: SuccessStatus = 200) =>
+  HttpServerResponse.jsonUnsafe(envelope, { status })
+
 export interface Responder {
   /** Wraps `data` in the success envelope. */
-  readonly ok: <A>(data: A) => Effect.Effect<Enveloped<A>>
+  readonly envelope: <A>(data: A) => Effect.Effect<Enveloped<A>>
+  /** Answers `data` in the success envelope. */
+  readonly ok: <A>(data: A, status?: SuccessStatus) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   /** Maps every domain error of `effect` to its HTTP error response. */
   readonly orApiError: <A, E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>
@@ -18,15 +34,22 @@ export interface Responder {
   /** Runs a use case and answers its result, shaped by `view`, in the success envelope. */
   readonly respond: <A, B, E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>,
-    view: (a: A) => B
-  ) => Effect.Effect<Enveloped<B>, ApiErrorOf<E>, R>
+    view: (a: A) => B,
+    status?: SuccessStatus
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
 }
 
 export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effect.map(MarketClock, (clock) => {
-  const ok = <A>(data: A) => Effect.map(clock.now, (ms) => ({ success: true as const, data, timestamp: toIso(ms) }))
+  const envelope = <A>(data: A) =>
+    Effect.map(clock.now, (ms): Enveloped<A> => ({ success: true, data, timestamp: toIso(ms) }))
+  const ok = <A>(data: A, status: SuccessStatus = 200) =>
+    Effect.map(clock.now, (ms) => envelopeResponse({ success: true, data, timestamp: toIso(ms) }, status))
   const orApiError = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.catch(effect, (error: E) => Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms))))
-  const respond = <A, B, E extends DomainError, R>(effect: Effect.Effect<A, E, R>, view: (a: A) => B) =>
-    orApiError(Effect.flatMap(effect, (a) => ok(view(a))))
-  return { ok, orApiError, respond }
+  const respond = <A, B, E extends DomainError, R>(
+    effect: Effect.Effect<A, E, R>,
+    view: (a: A) => B,
+    status: SuccessStatus = 200
+  ) => orApiError(Effect.flatMap(effect, (a) => ok(view(a), status)))
+  return { envelope, ok, orApiError, respond }
 })

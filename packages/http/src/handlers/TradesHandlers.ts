@@ -21,7 +21,7 @@ import { makeResponder } from "./Respond.ts"
 
 export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
   Effect.gen(function*() {
-    const { respond } = yield* makeResponder
+    const { envelope, orApiError, respond } = yield* makeResponder
     const trades = yield* Trades
     const idempotent = yield* makeIdempotency
     return handlers
@@ -32,7 +32,9 @@ export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
             key: headers["idempotency-key"],
             fingerprint: fingerprint("POST /v1/trades", payload),
             successStatus: 201,
-            work: respond(trades.create(p.accountId, payload), tradeCreatedView)
+            work: orApiError(
+              Effect.flatMap(trades.create(p.accountId, payload), (trade) => envelope(tradeCreatedView(trade)))
+            )
           })))
       .handle("list", ({ query }) =>
         Effect.flatMap(Principal, (p) => respond(trades.list(p.accountId, query), tradeListView)))
