@@ -15,7 +15,7 @@ import {
   type RateLimited,
   Unauthorized as UnauthorizedKey
 } from "@swapdesk/core"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { createHash } from "node:crypto"
 import { toApiError } from "./api/ApiErrors.ts"
@@ -100,25 +100,24 @@ export const AuthenticationLive = Layer.effect(
   Effect.gen(function*() {
     const keys = yield* KeyAuthenticator
     const { limiter, refuse, refuseKey } = yield* makeRefusals
-    return {
-      bearer: (httpEffect, { credential, endpoint, group }) => {
-        const secret = Redacted.value(credential)
-        const required = Context.get(endpoint.annotations, RequiredScope) ??
-          Context.get(group.annotations, RequiredScope)
-        return Effect.gen(function*() {
-          const principal = yield* Effect.catch(
-            secret === ""
-              ? Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
-              : keys.authenticate(secret),
-            refuseKey
-          )
-          yield* Effect.catch(limiter.admit(keyCaller(principal)), refuse)
-          if (required !== undefined && !principal.scopes.includes(required)) {
-            return yield* refuse(new InsufficientScope({ scope: required }))
-          }
-          return yield* Effect.provideService(httpEffect, Principal, principal)
-        })
-      }
+    return (httpEffect, { endpoint, group }) => {
+      const required = Context.get(endpoint.annotations, RequiredScope) ??
+        Context.get(group.annotations, RequiredScope)
+      return Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const header = request.headers.authorization
+        const principal = yield* Effect.catch(
+          header === undefined
+            ? Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
+            : keys.fromHeader(header),
+          refuseKey
+        )
+        yield* Effect.catch(limiter.admit(keyCaller(principal)), refuse)
+        if (required !== undefined && !principal.scopes.includes(required)) {
+          return yield* refuse(new InsufficientScope({ scope: required }))
+        }
+        return yield* Effect.provideService(httpEffect, Principal, principal)
+      })
     }
   })
 )

@@ -58,6 +58,12 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
       const schemes = Object.values(doc.components.securitySchemes) as Array<{ type: string; scheme: string }>
       assert.isTrue(schemes.some((s) => s.type === "http" && s.scheme.toLowerCase() === "bearer"))
       assert.property(doc.paths["/v1/trades"].post.responses, "401")
+      // A key is required exactly where the contract says so.
+      const publicPaths = ["/v1/health", "/v1/market-data", "/v1/market-data/trending"]
+      for (const [path, method] of expected) {
+        const keyless = publicPaths.includes(path) || path.startsWith("/v1/sim/")
+        assert.deepStrictEqual(doc.paths[path][method].security, keyless ? [] : [{ bearer: [] }], `${method} ${path}`)
+      }
       // 429 is declared exactly where the rate limits apply.
       for (const [path, method] of expected) {
         const exempt = path === "/v1/health" || path.startsWith("/v1/sim/")

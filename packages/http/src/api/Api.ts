@@ -7,12 +7,12 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AlertsApi } from "./AlertsApi.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { documentBearer } from "./Security.ts"
 import { SimulatorApi } from "./SimulatorApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 import { TradesApi } from "./TradesApi.ts"
 
-/** The contract: what any swapdesk server serves. */
-export class Api extends HttpApi.make("swapdesk")
+const contract = HttpApi.make("swapdesk")
   .add(SystemApi)
   .add(MarketApi)
   .add(ChartsApi)
@@ -29,7 +29,9 @@ export class Api extends HttpApi.make("swapdesk")
     "Token swaps on solana, ethereum, base and arbitrum, market data and alerts. Authenticate with " +
       "`Authorization: Bearer <key>`; every response carries the success or error envelope."
   )
-{}
+
+/** The contract: what any swapdesk server serves. */
+export class Api extends contract.annotate(OpenApi.Transform, documentBearer(contract)) {}
 
 /** The contract plus the simulator's control routes. */
 export class SimulatorBackedApi extends Api.add(SimulatorApi.middleware(RequestValidation)) {}
