@@ -58,6 +58,17 @@ const isJson = (mediaType: string): boolean =>
 /** Enforced on the bytes read, so that a chunked body without a length is held to it too. */
 const BODY_LIMIT = ByteSize.bytes(REQUEST_BODY_MAX_BYTES)
 
+/**
+ * No route or id has a `;`, but the router ends a path at one (as some servers end it at
+ * `;jsessionid=…`), so `/v1/trades/x;y` would read trade `x`. Such paths are unknown routes.
+ */
+const hasSemicolonInPath = (url: string): boolean => {
+  const semicolon = url.indexOf(";")
+  if (semicolon === -1) return false
+  const query = url.indexOf("?")
+  return query === -1 || semicolon < query
+}
+
 /** Whether `cause` is the router finding no route for the request's method and path. */
 const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((reason) =>
@@ -165,7 +176,9 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
           const incoming = request.headers["x-request-id"]
           const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
           const authorization = request.headers.authorization
-          const routed = methodsWithBody.has(request.method)
+          const routed = hasSemicolonInPath(request.url)
+            ? envelope("NOT_FOUND", `no route for ${request.method} ${request.url.split("?")[0]!}`)
+            : methodsWithBody.has(request.method)
             ? withBody(request, httpEffect)
             : authorization !== undefined && documents.has(request.url.split("?")[0]!)
             ? withKeyChecked(authorization, httpEffect)

@@ -60,11 +60,24 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       assert.include(options.headers["allow"] ?? "", "GET")
     }))
 
-  it.effect("an id longer than any the server issues is 404 NOT_FOUND, not an error", () =>
+  it.effect("paths the router cannot take are 404 NOT_FOUND, never an error or another resource", () =>
     Effect.gen(function*() {
-      const reply = yield* call("GET", `/v1/trades/trd_${"x".repeat(300)}`, { key: keys.aliceAll })
-      assert.strictEqual(reply.status, 404)
-      assert.strictEqual(reply.body.error.code, "NOT_FOUND")
+      const paths = [
+        `/v1/trades/trd_${"x".repeat(300)}`, // longer than any id the server issues
+        "/v1/trades/%ZZ", // not a percent-escape
+        "/v1/trades/%C0%AF", // not UTF-8
+        "/v1/trades/;", // the router would end the path at ';' and list trades
+        "/v1/alerts/x;y"
+      ]
+      for (const path of paths) {
+        const reply = yield* call("GET", path, { key: keys.aliceAll })
+        assert.strictEqual(reply.status, 404, path)
+        assert.strictEqual(reply.body.error.code, "NOT_FOUND", path)
+      }
+      const removal = yield* call("DELETE", "/v1/alerts/;", { key: keys.aliceAll })
+      assert.strictEqual(removal.status, 404)
+      const query = yield* call("GET", "/v1/market-data?token=SOL&note=a;b")
+      assert.strictEqual(query.status, 200)
     }))
 
   it.effect("a body over 64 KiB is 413 PAYLOAD_TOO_LARGE", () =>

@@ -64,6 +64,13 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
         const keyless = publicPaths.includes(path) || path.startsWith("/v1/sim/")
         assert.deepStrictEqual(doc.paths[path][method].security, keyless ? [] : [{ bearer: [] }], `${method} ${path}`)
       }
+      // Every endpoint with a body declares the answers to a body no endpoint may see.
+      for (const [path, method] of expected) {
+        const operation = doc.paths[path][method]
+        if (operation.requestBody === undefined) continue
+        assert.property(operation.responses, "413", `${method} ${path}`)
+        assert.property(operation.responses, "415", `${method} ${path}`)
+      }
       // 429 is declared exactly where the rate limits apply.
       for (const [path, method] of expected) {
         const exempt = path === "/v1/health" || path.startsWith("/v1/sim/")

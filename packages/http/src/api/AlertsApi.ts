@@ -11,7 +11,7 @@ import {
 } from "@swapdesk/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Forbidden, NotFound, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, bodyErrors, Forbidden, NotFound, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
@@ -22,7 +22,7 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
     HttpApiEndpoint.post("create", "/v1/alerts", {
       payload: CreateAlertBody,
       success: Envelope(AlertCreatedView).pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Forbidden, Unprocessable]
+      error: [BadRequest, Forbidden, Unprocessable, ...bodyErrors]
     }).annotate(OpenApi.Summary, "Create an alert")
   )
   .add(
@@ -44,7 +44,7 @@ export class AlertsApi extends HttpApiGroup.make("alerts")
       params: AlertId,
       payload: UpdateAlertBody,
       success: Envelope(AlertView),
-      error: [BadRequest, Forbidden, NotFound, Unprocessable]
+      error: [BadRequest, Forbidden, NotFound, Unprocessable, ...bodyErrors]
     }).annotate(OpenApi.Summary, "Disable an alert, or re-enable and re-arm it")
   )
   .add(

@@ -55,6 +55,19 @@ export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyReque
   description: "Over the rate limit; retry after the seconds in Retry-After"
 }) {}
 
+/** Answered before an endpoint sees the request; declared on every endpoint that takes a body. */
+export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(errorFields(413), {
+  httpApiStatus: 413,
+  description: "The body is over 64 KiB"
+}) {}
+export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(errorFields(415), {
+  httpApiStatus: 415,
+  description: "The body is not JSON by its Content-Type"
+}) {}
+
+/** What any endpoint with a body can also answer. */
+export const bodyErrors = [PayloadTooLarge, UnsupportedMediaType] as const
+
 const classByStatus = {
   400: BadRequest,
   401: Unauthorized,

@@ -5,13 +5,16 @@
 import { IsoDateTime, Network, TokenReference, TradeView } from "@swapdesk/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, NotFound } from "./ApiErrors.ts"
+import { BadRequest, bodyErrors, Conflict, NotFound } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import { KeyCheck } from "./Security.ts"
 
 const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
-/** At most 400 days in one call, so one request cannot run for hours. */
-const MAX_ADVANCE_MS = 400 * 86_400_000
+/**
+ * At most 31 days in one call: a day of the demo market takes about a third of a second to run,
+ * so one request stays within seconds. Longer spans take several calls.
+ */
+const MAX_ADVANCE_MS = 31 * 86_400_000
 const Duration = Schema.Finite.check(
   Schema.isInt({ message: "must be a whole number of milliseconds" }),
   Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_MS }, { message: `must be between 0 and ${MAX_ADVANCE_MS}` })
@@ -70,7 +73,7 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
     HttpApiEndpoint.post("advance", "/v1/sim/clock/advance", {
       payload: AdvanceBody,
       success: Envelope(AdvancedView),
-      error: [BadRequest, Conflict]
+      error: [BadRequest, Conflict, ...bodyErrors]
     }).annotate(OpenApi.Summary, "Manual clock: run every event due in the next `ms`, in order")
   )
   .add(
@@ -78,28 +81,28 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       params: { token: Schema.String },
       payload: SetPriceBody,
       success: Envelope(PriceSetView),
-      error: BadRequest
+      error: [BadRequest, ...bodyErrors]
     }).annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
   )
   .add(
     HttpApiEndpoint.post("fault", "/v1/sim/faults", {
       payload: FaultBody,
       success: Envelope(FaultView),
-      error: BadRequest
+      error: [BadRequest, ...bodyErrors]
     }).annotate(OpenApi.Summary, "Inject an outage, congestion or gas spike on a network")
   )
   .add(
     HttpApiEndpoint.post("approval", "/v1/sim/approvals", {
       payload: ApprovalBody,
       success: Envelope(TradeView),
-      error: [BadRequest, NotFound, Conflict]
+      error: [BadRequest, NotFound, Conflict, ...bodyErrors]
     }).annotate(OpenApi.Summary, "The wallet approves or rejects a trade awaiting approval")
   )
   .add(
     HttpApiEndpoint.post("whale", "/v1/sim/whales", {
       payload: WhaleBody,
       success: Envelope(WhaleView),
-      error: BadRequest
+      error: [BadRequest, ...bodyErrors]
     }).annotate(OpenApi.Summary, "A whale swap happens now")
   )
   .add(

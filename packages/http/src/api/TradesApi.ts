@@ -13,7 +13,7 @@ import {
 } from "@swapdesk/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, bodyErrors, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
@@ -30,7 +30,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
       headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       payload: CreateTradeBody,
       success: Envelope(TradeCreatedView).pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Conflict, Unprocessable]
+      error: [BadRequest, Conflict, Unprocessable, ...bodyErrors]
     })
       .annotate(RequiredScope, "trade")
       .annotate(OpenApi.Summary, "Start a swap; it is returned at once as pending")

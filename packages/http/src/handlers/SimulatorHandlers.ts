@@ -17,7 +17,10 @@ export const SimulatorHandlers = HttpApiBuilder.group(SimulatorBackedApi, "sim",
     const sim = yield* SimulationState
     return handlers
       .handle("clock", () => respond(control.clock, ({ mode, now }) => ({ now: toIso(now), mode })))
-      .handle("advance", ({ payload }) => respond(control.advance(payload.ms), (now) => ({ now: toIso(now) })))
+      // A client that hangs up does not stop the market halfway through the span it asked for.
+      .handle("advance", ({ payload }) => respond(control.advance(payload.ms), (now) => ({ now: toIso(now) })), {
+        uninterruptible: true
+      })
       .handle("setPrice", ({ params, payload }) =>
         respond(
           Effect.flatMap(
