@@ -15,7 +15,7 @@ import {
   type RateLimited,
   Unauthorized as UnauthorizedKey
 } from "@swapdesk/core"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, type Fiber, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { createHash } from "node:crypto"
 import { toApiError } from "./api/ApiErrors.ts"
@@ -46,23 +46,33 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       const keys = yield* ApiKeyRepository
       const accounts = yield* AccountRepository
       const clock = yield* MarketClock
-      const authenticate = Effect.fnUntraced(function*(secret: string) {
-        if (!API_KEY_PATTERN.test(secret)) return yield* new UnauthorizedKey({ reason: "the API key is malformed" })
-        const key = yield* keys.findByHash(hashSecret(secret))
-        const at = yield* clock.now
-        if (Option.isNone(key) || !isUsable(key.value, at)) {
-          return yield* new UnauthorizedKey({ reason: "the API key is unknown, revoked or expired" })
-        }
-        const account = yield* accounts.get(key.value.accountId)
-        if (Option.isNone(account)) return yield* new UnauthorizedKey({ reason: "the API key's account is closed" })
-        if (key.value.lastUsedAt !== at) yield* keys.update({ ...key.value, lastUsedAt: at })
-        return { accountId: account.value.id, keyId: key.value.id, plan: account.value.plan, scopes: key.value.scopes }
-      })
+      const refused = (reason: string) => Effect.fail(new UnauthorizedKey({ reason }))
+      // A chain rather than a generator: this runs on every request that carries a key.
+      const authenticate = (secret: string): Effect.Effect<Principal["Service"], UnauthorizedKey> =>
+        API_KEY_PATTERN.test(secret)
+          ? Effect.flatMap(
+            keys.findByHash(hashSecret(secret)),
+            (key) =>
+              Effect.flatMap(clock.now, (at) =>
+                Option.isNone(key) || !isUsable(key.value, at)
+                  ? refused("the API key is unknown, revoked or expired")
+                  : Effect.flatMap(accounts.get(key.value.accountId), (account) => {
+                    if (Option.isNone(account)) return refused("the API key's account is closed")
+                    const principal = {
+                      accountId: account.value.id,
+                      keyId: key.value.id,
+                      plan: account.value.plan,
+                      scopes: key.value.scopes
+                    }
+                    return key.value.lastUsedAt === at
+                      ? Effect.succeed(principal)
+                      : Effect.as(keys.update({ ...key.value, lastUsedAt: at }), principal)
+                  }))
+          )
+          : refused("the API key is malformed")
       const fromHeader = (header: string) => {
         const secret = BEARER.exec(header)?.[1]
-        return secret === undefined
-          ? Effect.fail(new UnauthorizedKey({ reason: "the Authorization header must be Bearer <key>" }))
-          : authenticate(secret)
+        return secret === undefined ? refused("the Authorization header must be Bearer <key>") : authenticate(secret)
       }
       return { authenticate, fromHeader }
     })
@@ -92,31 +102,39 @@ const makeRefusals = Effect.gen(function*() {
       HttpServerRequest.HttpServerRequest,
       (request) => Effect.andThen(Effect.catch(limiter.admit(addressCaller(request)), refuse), refuse(error))
     )
-  return { limiter, refuse, refuseKey }
+  /** Counts one request of `caller`, then runs `effect`; over the limit, 429 instead. */
+  const admitThen = <A, E, R>(caller: Caller, effect: Effect.Effect<A, E, R>) =>
+    Effect.andThen(Effect.catch(limiter.admit(caller), refuse), effect)
+  return { admitThen, refuse, refuseKey }
 })
+
+const requestOf = (fiber: Fiber.Fiber<unknown, unknown>) =>
+  Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+
+const missingKey = Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const keys = yield* KeyAuthenticator
-    const { limiter, refuse, refuseKey } = yield* makeRefusals
+    const { admitThen, refuse, refuseKey } = yield* makeRefusals
     return (httpEffect, { endpoint, group }) => {
       const required = Context.get(endpoint.annotations, RequiredScope) ??
         Context.get(group.annotations, RequiredScope)
-      return Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const header = request.headers.authorization
-        const principal = yield* Effect.catch(
-          header === undefined
-            ? Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
-            : keys.fromHeader(header),
-          refuseKey
+      const scopeCheck = (principal: Principal["Service"]) =>
+        required === undefined || principal.scopes.includes(required)
+          ? Effect.void
+          : refuse(new InsufficientScope({ scope: required }))
+      return Effect.withFiber((fiber) => {
+        const header = requestOf(fiber).headers.authorization
+        return Effect.flatMap(
+          Effect.catch(header === undefined ? missingKey : keys.fromHeader(header), refuseKey),
+          (principal) =>
+            admitThen(
+              keyCaller(principal),
+              Effect.andThen(scopeCheck(principal), Effect.provideService(httpEffect, Principal, principal))
+            )
         )
-        yield* Effect.catch(limiter.admit(keyCaller(principal)), refuse)
-        if (required !== undefined && !principal.scopes.includes(required)) {
-          return yield* refuse(new InsufficientScope({ scope: required }))
-        }
-        return yield* Effect.provideService(httpEffect, Principal, principal)
       })
     }
   })
@@ -126,19 +144,18 @@ export const OptionalAuthenticationLive = Layer.effect(
   OptionalAuthentication,
   Effect.gen(function*() {
     const keys = yield* KeyAuthenticator
-    const { limiter, refuse, refuseKey } = yield* makeRefusals
+    const { admitThen, refuseKey } = yield* makeRefusals
     return (httpEffect) => {
       const anonymous = Effect.provideService(httpEffect, MaybePrincipal, Option.none())
-      return Effect.gen(function*() {
-        const request = yield* HttpServerRequest.HttpServerRequest
+      return Effect.withFiber((fiber) => {
+        const request = requestOf(fiber)
         const header = request.headers.authorization
-        if (header === undefined) {
-          yield* Effect.catch(limiter.admit(addressCaller(request)), refuse)
-          return yield* anonymous
-        }
-        const principal = yield* Effect.catch(keys.fromHeader(header), refuseKey)
-        yield* Effect.catch(limiter.admit(keyCaller(principal)), refuse)
-        return yield* Effect.provideService(httpEffect, MaybePrincipal, Option.some(principal))
+        if (header === undefined) return admitThen(addressCaller(request), anonymous)
+        return Effect.flatMap(
+          Effect.catch(keys.fromHeader(header), refuseKey),
+          (principal) =>
+            admitThen(keyCaller(principal), Effect.provideService(httpEffect, MaybePrincipal, Option.some(principal)))
+        )
       })
     }
   })
@@ -150,8 +167,8 @@ export const KeyCheckLive = Layer.effect(
     const keys = yield* KeyAuthenticator
     const { refuse } = yield* makeRefusals
     return (httpEffect) =>
-      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-        const header = request.headers.authorization
+      Effect.withFiber((fiber) => {
+        const header = requestOf(fiber).headers.authorization
         return header === undefined
           ? httpEffect
           : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
