@@ -33,6 +33,8 @@ export const hashSecret = (secret: string): string => createHash("sha256").updat
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
+const refused = (reason: string) => Effect.fail(new UnauthorizedKey({ reason }))
+
 /** Resolves keys to the principals behind them, or to the reason there is none. */
 export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
   /** The principal of a key's secret. */
@@ -46,7 +48,6 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       const keys = yield* ApiKeyRepository
       const accounts = yield* AccountRepository
       const clock = yield* MarketClock
-      const refused = (reason: string) => Effect.fail(new UnauthorizedKey({ reason }))
       // A chain rather than a generator: this runs on every request that carries a key.
       const authenticate = (secret: string): Effect.Effect<Principal["Service"], UnauthorizedKey> =>
         API_KEY_PATTERN.test(secret)
