@@ -21,6 +21,8 @@ export type ServerReply =
     readonly rawUrl: string
     /** An `effect/http` router answering the market-data bytes. */
     readonly floorUrl: string
+    /** An `effect/http-api` server with one endpoint answering the market-data bytes. */
+    readonly apiFloorUrl: string
     readonly bodyBytes: number
   }
   | {

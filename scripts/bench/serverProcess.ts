@@ -8,7 +8,10 @@
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
  * - an `effect/http` router answering the same bytes from one route, with no HttpApi, middleware,
  *   schema or domain: the floor of the platform swapdesk is built on, which tells how much of the
- *   gap to raw is the framework's and how much is swapdesk's.
+ *   gap to raw is the framework's and how much is swapdesk's;
+ * - an `effect/http-api` server with one endpoint (`GET /v1/market-data`, its query decoded by a
+ *   one-field schema) answering the same bytes, with no middleware or domain: what HttpApi itself
+ *   adds to a request.
  *
  * Spoken to over the IPC channel (`ServerProtocol.ts`). Started by `http.ts` and
  * `profile.ts`; not meant to be run by hand.
@@ -16,8 +19,9 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { serve, simulatorApp } from "@swapdesk/http"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
@@ -102,6 +106,32 @@ const startFloor = (body: Uint8Array) =>
     (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
   )
 
+/** The HttpApi floor: one endpoint, a decoded query, the same bytes, nothing else. */
+const startApiFloor = (body: Uint8Array) => {
+  const FloorApi = HttpApi.make("floor").add(
+    HttpApiGroup.make("market").add(
+      HttpApiEndpoint.get("marketData", "/v1/market-data", {
+        query: { token: Schema.String },
+        success: Schema.Unknown
+      })
+    )
+  )
+  const response = HttpServerResponse.uint8Array(body, { contentType: "application/json" })
+  const handlers = HttpApiBuilder.group(
+    FloorApi,
+    "market",
+    (group) => group.handle("marketData", () => Effect.succeed(response))
+  )
+  return Effect.map(
+    Layer.build(
+      HttpRouter.serve(HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(handlers)), noLogs).pipe(
+        Layer.provideMerge(listen())
+      )
+    ),
+    (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
+  )
+}
+
 const program = Effect.gen(function*() {
   // Runs once every layer is built, so the routes are being served.
   const apiUrl = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
@@ -112,10 +142,11 @@ const program = Effect.gen(function*() {
   })
   const rawUrl = yield* Effect.promise(() => startRaw(body))
   const floorUrl = yield* startFloor(body)
+  const apiFloorUrl = yield* startApiFloor(body)
   process.on("message", (message: ServerRequest) => void handle(message))
   // Nothing else keeps the child alive once the parent has gone.
   process.on("disconnect", () => process.exit(0))
-  reply({ type: "ready", apiUrl, rawUrl, floorUrl, bodyBytes: body.byteLength })
+  reply({ type: "ready", apiUrl, rawUrl, floorUrl, apiFloorUrl, bodyBytes: body.byteLength })
   return yield* Effect.never
 }).pipe(Effect.scoped, Effect.provide(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))))
 
