@@ -62,7 +62,11 @@ interface SwapTerms {
 }
 
 export class Trades extends Context.Service<Trades, {
-  readonly quote: (query: QuoteQuery) => Effect.Effect<Quote, ValidationFailed | InvalidToken>
+  /** What `create` would start with for the account, executing nothing: its wallet must be connected. */
+  readonly quote: (
+    accountId: string,
+    query: QuoteQuery
+  ) => Effect.Effect<Quote, ValidationFailed | InvalidToken | WalletNotConnected>
   readonly create: (accountId: string, body: CreateTradeBody) => Effect.Effect<TradeRecord, CreateTradeError>
   readonly get: (accountId: string, id: string) => Effect.Effect<TradeRecord, TradeNotFound>
   readonly list: (accountId: string, query: ListTradesQuery) => Effect.Effect<Page<TradeRecord>, InvalidToken>
@@ -106,6 +110,12 @@ export class Trades extends Context.Service<Trades, {
         } satisfies SwapTerms
       })
 
+      const connectedWallet = Effect.fnUntraced(function*(accountId: string, network: Network) {
+        const wallet = yield* wallets.wallet(accountId, network)
+        if (Option.isNone(wallet)) return yield* new WalletNotConnected({ network })
+        return wallet.value
+      })
+
       const price = Effect.fn("Trades.price")(function*(swap: SwapTerms) {
         const chainQuote = yield* chain.quote({
           network: swap.network,
@@ -120,8 +130,9 @@ export class Trades extends Context.Service<Trades, {
         return { chainQuote, outcome }
       })
 
-      const quote = Effect.fn("Trades.quote")(function*(query: QuoteQuery) {
+      const quote = Effect.fn("Trades.quote")(function*(accountId: string, query: QuoteQuery) {
         const swap = yield* terms(query)
+        yield* connectedWallet(accountId, swap.network)
         const { chainQuote, outcome } = yield* price(swap)
         const rate = unitsToDecimal(outcome.netOut, swap.tokenOut.decimals)
           .div(unitsToDecimal(swap.amountIn, swap.tokenIn.decimals))
@@ -137,8 +148,7 @@ export class Trades extends Context.Service<Trades, {
 
       const create = Effect.fn("Trades.create")(function*(accountId: string, body: CreateTradeBody) {
         const swap = yield* terms(body)
-        const wallet = yield* wallets.wallet(accountId, swap.network)
-        if (Option.isNone(wallet)) return yield* new WalletNotConnected({ network: swap.network })
+        const wallet = yield* connectedWallet(accountId, swap.network)
         const { chainQuote, outcome } = yield* price(swap)
         return yield* lock.withPermits(1)(Effect.gen(function*() {
           const id = yield* ids.next("trade")
@@ -162,7 +172,7 @@ export class Trades extends Context.Service<Trades, {
             minAmountOut: outcome.minAmountOut,
             slippage: swap.slippage,
             priceImpactPercent: chainQuote.priceImpactPercent,
-            walletAddress: wallet.value.address,
+            walletAddress: wallet.address,
             createdAt: yield* clock.now,
             txHash: null,
             submittedAt: null,
@@ -176,8 +186,8 @@ export class Trades extends Context.Service<Trades, {
           const immediate = yield* chain.submit({
             tradeId: id,
             accountId,
-            walletAddress: wallet.value.address,
-            delegatedSigning: wallet.value.delegatedSigning,
+            walletAddress: wallet.address,
+            delegatedSigning: wallet.delegatedSigning,
             network: swap.network,
             tokenIn: swap.tokenIn.symbol,
             tokenOut: swap.tokenOut.symbol,

@@ -214,6 +214,21 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       assert.strictEqual(after.body.data.total, before.body.data.total)
     }))
 
+  it.effect("a quote on a network without the caller's wallet is 422 WALLET_NOT_CONNECTED, as the trade is", () =>
+    Effect.gen(function*() {
+      const query = "tokenIn=ETH&tokenOut=USDC&amountIn=1&network=base"
+      const quote = yield* call("GET", `/v1/quote?${query}`, { key: keys.aliceRead })
+      assert.strictEqual(quote.status, 422, JSON.stringify(quote.body))
+      assert.strictEqual(quote.body.error.code, "WALLET_NOT_CONNECTED")
+      const trade = yield* createTrade({ tokenIn: "ETH", tokenOut: "USDC", amountIn: "1", network: "base" })
+      assert.strictEqual(trade.body.error.code, quote.body.error.code)
+      // A quote executes nothing, so it reserves nothing and asks nothing of the balance.
+      const beyondBalance = yield* call("GET", "/v1/quote?tokenIn=SOL&tokenOut=USDC&amountIn=1000&network=solana", {
+        key: keys.aliceRead
+      })
+      assert.strictEqual(beyondBalance.status, 200, JSON.stringify(beyondBalance.body))
+    }))
+
   it.effect("the list is newest first and paginates with total, limit and offset", () =>
     Effect.gen(function*() {
       const page1 = yield* call("GET", "/v1/trades?limit=2&offset=0", { key: keys.aliceAll })

@@ -57,7 +57,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
     HttpApiEndpoint.get("quote", "/v1/quote", {
       query: QuoteQuery,
       success: Envelope(QuoteView),
-      error: BadRequest
+      error: [BadRequest, Unprocessable]
     })
       .annotate(RequiredScope, "read")
       .annotate(OpenApi.Summary, "What POST /trades would start with, executing nothing")

@@ -42,18 +42,19 @@ export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
         Effect.flatMap(Principal, (p) =>
           respond(trades.get(p.accountId, params.id), tradeView)))
       .handle("quote", ({ query }) =>
-        respond(trades.quote(query), (quote) => ({
-          tokenIn: quote.tokenIn.symbol,
-          tokenOut: quote.tokenOut.symbol,
-          amountIn: formatAmount(quote.amountIn, quote.tokenIn.decimals),
-          network: quote.network,
-          slippage: quote.slippage,
-          estimatedAmountOut: formatAmount(quote.outcome.netOut, quote.tokenOut.decimals),
-          fee: formatAmount(quote.outcome.fee, quote.tokenOut.decimals),
-          minAmountOut: formatAmount(quote.outcome.minAmountOut, quote.tokenOut.decimals),
-          priceImpact: quote.chainQuote.priceImpactPercent,
-          gasFee: formatAmount(quote.chainQuote.gasFee, tokenOf(nativeTokenOf(quote.network)).decimals),
-          rate: quote.rate,
-          expiresAt: toIso(quote.expiresAt)
-        })))
+        Effect.flatMap(Principal, (p) =>
+          respond(trades.quote(p.accountId, query), (quote) => ({
+            tokenIn: quote.tokenIn.symbol,
+            tokenOut: quote.tokenOut.symbol,
+            amountIn: formatAmount(quote.amountIn, quote.tokenIn.decimals),
+            network: quote.network,
+            slippage: quote.slippage,
+            estimatedAmountOut: formatAmount(quote.outcome.netOut, quote.tokenOut.decimals),
+            fee: formatAmount(quote.outcome.fee, quote.tokenOut.decimals),
+            minAmountOut: formatAmount(quote.outcome.minAmountOut, quote.tokenOut.decimals),
+            priceImpact: quote.chainQuote.priceImpactPercent,
+            gasFee: formatAmount(quote.chainQuote.gasFee, tokenOf(nativeTokenOf(quote.network)).decimals),
+            rate: quote.rate,
+            expiresAt: toIso(quote.expiresAt)
+          }))))
   }))
