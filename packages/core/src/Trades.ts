@@ -69,7 +69,10 @@ export class Trades extends Context.Service<Trades, {
   ) => Effect.Effect<Quote, ValidationFailed | InvalidToken | WalletNotConnected>
   readonly create: (accountId: string, body: CreateTradeBody) => Effect.Effect<TradeRecord, CreateTradeError>
   readonly get: (accountId: string, id: string) => Effect.Effect<TradeRecord, TradeNotFound>
-  readonly list: (accountId: string, query: ListTradesQuery) => Effect.Effect<Page<TradeRecord>, InvalidToken>
+  readonly list: (
+    accountId: string,
+    query: ListTradesQuery
+  ) => Effect.Effect<Page<TradeRecord>, ValidationFailed | InvalidToken>
   /** The wallet approves or rejects a trade awaiting approval. */
   readonly decide: (
     tradeId: string,
@@ -208,13 +211,18 @@ export class Trades extends Context.Service<Trades, {
       })
 
       const list = Effect.fn("Trades.list")(function*(accountId: string, query: ListTradesQuery) {
+        const fromMs = query.from === undefined ? undefined : Date.parse(query.from)
+        const toMs = query.to === undefined ? undefined : Date.parse(query.to)
+        if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
+          return yield* invalid("from", "must not be after to")
+        }
         const token = query.token === undefined ? undefined : (yield* resolveToken(query.token)).symbol
         return yield* repository.list(accountId, {
           ...(token === undefined ? {} : { token }),
           ...(query.status === undefined ? {} : { status: query.status }),
           ...(query.network === undefined ? {} : { network: query.network }),
-          ...(query.from === undefined ? {} : { fromMs: Date.parse(query.from) }),
-          ...(query.to === undefined ? {} : { toMs: Date.parse(query.to) })
+          ...(fromMs === undefined ? {} : { fromMs }),
+          ...(toMs === undefined ? {} : { toMs })
         }, { limit: query.limit ?? pageLimits.defaultLimit, offset: query.offset ?? 0 })
       })
 

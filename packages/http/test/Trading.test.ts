@@ -229,6 +229,16 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       assert.strictEqual(beyondBalance.status, 200, JSON.stringify(beyondBalance.body))
     }))
 
+  it.effect("the list's from after its to is 400 VALIDATION_ERROR naming from", () =>
+    Effect.gen(function*() {
+      const reversed = yield* call("GET", "/v1/trades?from=2026-01-02&to=2026-01-01", { key: keys.aliceRead })
+      assert.strictEqual(reversed.status, 400, JSON.stringify(reversed.body))
+      assert.strictEqual(reversed.body.error.code, "VALIDATION_ERROR")
+      assert.deepStrictEqual(reversed.body.error.details.map((d: { path: string }) => d.path), ["from"])
+      const instants = "from=2026-01-01T00:00:01Z&to=2026-01-01T00:00:00Z"
+      assert.strictEqual((yield* call("GET", `/v1/trades?${instants}`, { key: keys.aliceRead })).status, 400)
+    }))
+
   it.effect("the list is newest first and paginates with total, limit and offset", () =>
     Effect.gen(function*() {
       const page1 = yield* call("GET", "/v1/trades?limit=2&offset=0", { key: keys.aliceAll })
