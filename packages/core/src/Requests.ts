@@ -72,6 +72,17 @@ export const IsoTimestamp = Schema.String.check(
   Schema.makeFilter((s: string) => isRealCalendarInstant(s) || "is not a real calendar date")
 )
 
+const DATE_ONLY_PATTERN = /^\d{4}-\d{2}-\d{2}$/
+const DAY_MS = 86_400_000
+
+/**
+ * The last millisecond an `IsoTimestamp` covers, as an inclusive bound ("on or before"): a
+ * date-time is its own instant, but a bare date names its whole UTC day, so it ends just before
+ * the next midnight. Read as its own midnight, `to=2026-01-01` would exclude nearly all of that day.
+ */
+export const inclusiveEndMs = (timestamp: string): number =>
+  DATE_ONLY_PATTERN.test(timestamp) ? Date.parse(timestamp) + DAY_MS - 1 : Date.parse(timestamp)
+
 /**
  * A whole number in a query string, within bounds. The text must be plain digits: `Number()` alone
  * would read "" as 0 and "1e1" or "0x10" as numbers, accepting what the client did not write.

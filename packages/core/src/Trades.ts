@@ -25,6 +25,7 @@ import { TradeRepository } from "./Repositories.ts"
 import {
   type CreateTradeBody,
   DEFAULT_SLIPPAGE_PERCENT,
+  inclusiveEndMs,
   type ListTradesQuery,
   pageLimits,
   type QuoteQuery
@@ -211,8 +212,9 @@ export class Trades extends Context.Service<Trades, {
       })
 
       const list = Effect.fn("Trades.list")(function*(accountId: string, query: ListTradesQuery) {
+        // A bare date is midnight UTC as a start (`Date.parse`) and the whole day as an end.
         const fromMs = query.from === undefined ? undefined : Date.parse(query.from)
-        const toMs = query.to === undefined ? undefined : Date.parse(query.to)
+        const toMs = query.to === undefined ? undefined : inclusiveEndMs(query.to)
         if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
           return yield* invalid("from", "must not be after to")
         }

@@ -4,7 +4,7 @@
 // failures with exact refunds, and that another account's trade is invisible.
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { advance, call, keys, testServer } from "./harness.ts"
+import { advance, call, keys, type Reply, testServer } from "./harness.ts"
 
 const solSwap = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "solana" }
 const ethSwap = { tokenIn: "USDC", tokenOut: "ETH", amountIn: "100", network: "ethereum" }
@@ -13,6 +13,10 @@ const balanceEvents = (events: ReadonlyArray<{ type: string; data: Record<string
   events.filter((e) => e.data["id"] === tradeId).map((e) => e.type)
 
 const createTrade = (body: unknown) => call("POST", "/v1/trades", { key: keys.aliceAll, body })
+
+/** Alice's trades under the filters of a query string, newest first (up to a hundred). */
+const listTrades = (filters: string) => call("GET", `/v1/trades?limit=100&${filters}`, { key: keys.aliceRead })
+const idsOf = (reply: Reply) => (reply.body.data.trades as Array<{ id: string }>).map((t) => t.id)
 
 layer(testServer(), { excludeTestServices: true })("trades", (it) => {
   it.effect("creation answers 201 with exactly the creation fields, pending", () =>
@@ -237,6 +241,24 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       assert.deepStrictEqual(reversed.body.error.details.map((d: { path: string }) => d.path), ["from"])
       const instants = "from=2026-01-01T00:00:01Z&to=2026-01-01T00:00:00Z"
       assert.strictEqual((yield* call("GET", `/v1/trades?${instants}`, { key: keys.aliceRead })).status, 400)
+      // A bare date as `to` is its whole day, so a later instant of that day is not after it.
+      const sameDay = yield* call("GET", "/v1/trades?from=2026-01-01T12:00:00Z&to=2026-01-01", { key: keys.aliceRead })
+      assert.strictEqual(sameDay.status, 200, JSON.stringify(sameDay.body))
+    }))
+
+  it.effect("a bare date as to covers its whole UTC day, as from starts at its midnight; date-times are exact", () =>
+    Effect.gen(function*() {
+      yield* advance(60_000)
+      const created = yield* createTrade({ ...solSwap, amountIn: "0.01" })
+      const id = created.body.data.id as string
+      const createdAt = (yield* call("GET", `/v1/trades/${id}`, { key: keys.aliceRead })).body.data.createdAt as string
+      assert.isAbove(Date.parse(createdAt), Date.parse("2026-01-01T00:00:00Z"))
+      assert.include(idsOf(yield* listTrades("to=2026-01-01")), id)
+      assert.include(idsOf(yield* listTrades("from=2026-01-01&to=2026-01-01")), id)
+      assert.notInclude(idsOf(yield* listTrades("to=2025-12-31")), id)
+      assert.notInclude(idsOf(yield* listTrades("from=2026-01-02")), id)
+      assert.include(idsOf(yield* listTrades(`from=${createdAt}&to=${createdAt}`)), id)
+      assert.notInclude(idsOf(yield* listTrades(`to=${new Date(Date.parse(createdAt) - 1).toISOString()}`)), id)
     }))
 
   it.effect("the list is newest first and paginates with total, limit and offset", () =>
