@@ -127,9 +127,12 @@ export class AlertRepository extends Context.Service<AlertRepository, {
 }
 
 export interface TradeFilter {
+  /** Registry symbol, as `tokenIn` or `tokenOut`. */
   readonly token?: string
   readonly status?: TradeStatus
-  readonly network?: Network
+  /** Any of these networks. */
+  readonly networks?: ReadonlyArray<Network>
+  /** Inclusive bounds on `createdAt`. */
   readonly fromMs?: number
   readonly toMs?: number
 }
@@ -160,7 +163,7 @@ export class TradeRepository extends Context.Service<TradeRepository, {
               t.accountId === accountId &&
               (filter.token === undefined || t.tokenIn === filter.token || t.tokenOut === filter.token) &&
               (filter.status === undefined || statusOfStage(t.stage) === filter.status) &&
-              (filter.network === undefined || t.network === filter.network) &&
+              (filter.networks === undefined || filter.networks.includes(t.network)) &&
               (filter.fromMs === undefined || t.createdAt >= filter.fromMs) &&
               (filter.toMs === undefined || t.createdAt <= filter.toMs),
             page

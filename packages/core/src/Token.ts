@@ -5,7 +5,7 @@
  */
 import { Effect, Option } from "effect"
 import { InvalidToken } from "./Errors.ts"
-import type { Network } from "./Network.ts"
+import { type Network, networks } from "./Network.ts"
 
 /** Marks the native gas token in `addresses` (the EVM convention for "no contract"). */
 export const NATIVE_EVM_ADDRESS = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
@@ -119,22 +119,31 @@ const isAddressOn = (t: Token, network: Network, reference: string): boolean => 
 }
 
 /**
- * The token, or `InvalidToken`; with a network, the token must also exist on it. A contract address
- * must be the token's address on that very network: a Base contract named for an Arbitrum trade is
- * not "the same token" to a client who chose the contract on purpose.
+ * Whether `symbolOrAddress` names `t` on `network`: its ticker names it wherever the token exists,
+ * a contract address only where it is the token's contract. A Base contract named for an Arbitrum
+ * trade is not "the same token" to a client who chose the contract on purpose.
  */
+const namesTokenOn = (t: Token, symbolOrAddress: string, network: Network): boolean =>
+  t.symbol === symbolOrAddress.toUpperCase()
+    ? t.addresses[network] !== undefined
+    : isAddressOn(t, network, symbolOrAddress)
+
+/** The token, or `InvalidToken`; with a network, `symbolOrAddress` must also name the token on it. */
 export const resolveToken = (symbolOrAddress: string, network?: Network): Effect.Effect<Token, InvalidToken> => {
   const found = findToken(symbolOrAddress)
   if (Option.isNone(found)) return Effect.fail(new InvalidToken({ token: symbolOrAddress }))
-  if (network !== undefined) {
-    const bySymbol = found.value.symbol === symbolOrAddress.toUpperCase()
-    const exists = bySymbol
-      ? found.value.addresses[network] !== undefined
-      : isAddressOn(found.value, network, symbolOrAddress)
-    if (!exists) return Effect.fail(new InvalidToken({ token: symbolOrAddress, network }))
+  if (network !== undefined && !namesTokenOn(found.value, symbolOrAddress, network)) {
+    return Effect.fail(new InvalidToken({ token: symbolOrAddress, network }))
   }
   return Effect.succeed(found.value)
 }
+
+/**
+ * The networks on which `symbolOrAddress` names `t` (as `resolveToken` found it): every network
+ * the token exists on for its ticker, only its own network for a contract address.
+ */
+export const networksNamedBy = (t: Token, symbolOrAddress: string): ReadonlyArray<Network> =>
+  networks.filter((network) => namesTokenOn(t, symbolOrAddress, network))
 
 /** The registry entry for a symbol known to be valid (a miss is a defect, not an input error). */
 export const tokenOf = (symbol: string): Token => {

@@ -30,7 +30,7 @@ import {
   pageLimits,
   type QuoteQuery
 } from "./Requests.ts"
-import { resolveToken, type Token, tokenOf } from "./Token.ts"
+import { networksNamedBy, resolveToken, type Token, tokenOf } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
 import { applyTradeEvent, type TradeEvent } from "./TradeMachine.ts"
@@ -211,6 +211,19 @@ export class Trades extends Context.Service<Trades, {
         return trade.value
       })
 
+      /**
+       * The token must exist on the network when one is given (as everywhere else); without one, a
+       * contract address still names its token only on the network it is that token's contract on.
+       */
+      const tokenAndNetworkFilter = Effect.fnUntraced(function*(query: ListTradesQuery) {
+        if (query.token === undefined) return query.network === undefined ? {} : { networks: [query.network] }
+        const token = yield* resolveToken(query.token, query.network)
+        return {
+          token: token.symbol,
+          networks: query.network === undefined ? networksNamedBy(token, query.token) : [query.network]
+        }
+      })
+
       const list = Effect.fn("Trades.list")(function*(accountId: string, query: ListTradesQuery) {
         // A bare date is midnight UTC as a start (`Date.parse`) and the whole day as an end.
         const fromMs = query.from === undefined ? undefined : Date.parse(query.from)
@@ -218,11 +231,9 @@ export class Trades extends Context.Service<Trades, {
         if (fromMs !== undefined && toMs !== undefined && fromMs > toMs) {
           return yield* invalid("from", "must not be after to")
         }
-        const token = query.token === undefined ? undefined : (yield* resolveToken(query.token)).symbol
         return yield* repository.list(accountId, {
-          ...(token === undefined ? {} : { token }),
+          ...(yield* tokenAndNetworkFilter(query)),
           ...(query.status === undefined ? {} : { status: query.status }),
-          ...(query.network === undefined ? {} : { network: query.network }),
           ...(fromMs === undefined ? {} : { fromMs }),
           ...(toMs === undefined ? {} : { toMs })
         }, { limit: query.limit ?? pageLimits.defaultLimit, offset: query.offset ?? 0 })

@@ -1,11 +1,12 @@
 // Proves the token registry is well formed (at least 20 tokens, unique symbols, real-looking addresses, sane decimals)
 // and that lookups behave as contract sections 3 and 12 say: by symbol in any case, by contract address (EVM addresses
-// in any case, Solana mints exactly), and InvalidToken for an unknown token or one that does not exist on the network.
+// in any case, Solana mints exactly), and InvalidToken for an unknown token or one that does not exist on the network;
+// a contract address names its token only on the network it is the token's contract on.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
 import { InvalidToken } from "../src/Errors.ts"
 import { type Network, networks } from "../src/Network.ts"
-import { findToken, NATIVE_EVM_ADDRESS, resolveToken, tokenOf, tokens } from "../src/Token.ts"
+import { findToken, NATIVE_EVM_ADDRESS, networksNamedBy, resolveToken, tokenOf, tokens } from "../src/Token.ts"
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const SOLANA_MINT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
@@ -149,4 +150,14 @@ describe("lookup", () => {
         }
       }
     }))
+
+  it("a ticker names its token on every network it exists on; a contract address only on its own", () => {
+    const usdc = tokenOf("USDC")
+    assert.deepStrictEqual(networksNamedBy(usdc, "usdc"), ["solana", "ethereum", "base", "arbitrum"])
+    for (const { address, network, token } of entries) {
+      if (address === NATIVE_EVM_ADDRESS) continue
+      assert.deepStrictEqual(networksNamedBy(token, address), [network], `${token.symbol} ${network}`)
+      assert.deepStrictEqual(networksNamedBy(token, address.toLowerCase()), address.startsWith("0x") ? [network] : [])
+    }
+  })
 })

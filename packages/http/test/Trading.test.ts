@@ -1,7 +1,9 @@
 // Proves trades and quotes end to end through a real server and the simulator's control routes:
 // the field sets of each view, idempotent creation (also under concurrent duplicates), delegated
 // signing to confirmation, approval and rejection, the approval timeout, slippage and network
-// failures with exact refunds, and that another account's trade is invisible.
+// failures with exact refunds, that another account's trade is invisible, that a quote asks for the
+// caller's wallet as a trade does, and the list's date and token filters (from after to, a bare
+// date as a whole day, a token on the given network, a contract address on its own).
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { advance, call, keys, type Reply, testServer } from "./harness.ts"
@@ -259,6 +261,28 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       assert.notInclude(idsOf(yield* listTrades("from=2026-01-02")), id)
       assert.include(idsOf(yield* listTrades(`from=${createdAt}&to=${createdAt}`)), id)
       assert.notInclude(idsOf(yield* listTrades(`to=${new Date(Date.parse(createdAt) - 1).toISOString()}`)), id)
+    }))
+
+  it.effect("the list's token filter honours network: a token off it is INVALID_TOKEN, an address names one network", () =>
+    Effect.gen(function*() {
+      const onSolana = (yield* createTrade({ ...solSwap, amountIn: "0.01" })).body.data.id as string
+      const onEthereum = (yield* createTrade(ethSwap)).body.data.id as string
+      const usdcOnEthereum = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"
+      const usdcOnSolana = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"
+      for (const filter of ["token=SOL&network=ethereum", `token=${usdcOnEthereum}&network=solana`]) {
+        const refused = yield* listTrades(filter)
+        assert.strictEqual(refused.status, 400, filter)
+        assert.strictEqual(refused.body.error.code, "INVALID_TOKEN", filter)
+      }
+      const byTicker = idsOf(yield* listTrades("token=usdc"))
+      assert.includeMembers(byTicker, [onSolana, onEthereum])
+      const byEthereumAddress = idsOf(yield* listTrades(`token=${usdcOnEthereum}`))
+      assert.include(byEthereumAddress, onEthereum)
+      assert.notInclude(byEthereumAddress, onSolana)
+      const bySolanaMint = idsOf(yield* listTrades(`token=${usdcOnSolana}`))
+      assert.include(bySolanaMint, onSolana)
+      assert.notInclude(bySolanaMint, onEthereum)
+      assert.deepStrictEqual(idsOf(yield* listTrades(`token=${usdcOnEthereum}&network=ethereum`)), byEthereumAddress)
     }))
 
   it.effect("the list is newest first and paginates with total, limit and offset", () =>
