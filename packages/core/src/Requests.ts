@@ -97,6 +97,16 @@ const queryInteger = (min: number, max: number) =>
     )
   )
 
+/**
+ * A number in a query string: decimal digits with an optional sign, point and exponent. Without the
+ * pattern `Number()` would read "" as 0 and "0x10" as 16, and text that is no number at all would
+ * become NaN, which the range checks would then misreport as out of range.
+ */
+const queryNumber = <S extends Schema.Codec<number, number>>(target: S) =>
+  Schema.String.check(
+    Schema.isPattern(/^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/, { message: "must be a number" })
+  ).pipe(Schema.decodeTo(target, SchemaTransformation.numberFromString))
+
 const Limit = queryInteger(1, pageLimits.maxLimit)
 const Offset = queryInteger(0, Number.MAX_SAFE_INTEGER)
 
@@ -116,10 +126,7 @@ export const QuoteQuery = Schema.Struct({
   tokenOut: TokenReference,
   amountIn: DecimalAmount,
   network: Network,
-  slippage: Schema.optionalKey(Schema.NumberFromString.check(
-    Schema.isGreaterThan(0, { message: "must be greater than 0" }),
-    Schema.isLessThanOrEqualTo(50, { message: "must be at most 50" })
-  ))
+  slippage: Schema.optionalKey(queryNumber(Slippage))
 })
 export type QuoteQuery = typeof QuoteQuery.Type
 

@@ -222,9 +222,24 @@ describe("GET /quote query", () => {
     assert.deepStrictEqual(ok(query(QuoteQuery)({ ...quote, slippage: "0.5" })), { ...quote, slippage: 0.5 })
     assert.deepStrictEqual(ok(query(QuoteQuery)(quote)), quote)
   })
-  for (const bad of ["0", "-1", "50.5", "abc", ""]) {
-    it(`rejects slippage ${JSON.stringify(bad)}`, () => {
-      rejectedAt(query(QuoteQuery)({ ...quote, slippage: bad }), "slippage")
+  for (const [good, slippage] of [["1e-1", 0.1], [".5", 0.5], ["50", 50]] as const) {
+    it(`accepts slippage ${JSON.stringify(good)}`, () => {
+      assert.strictEqual(ok(query(QuoteQuery)({ ...quote, slippage: good })).slippage, slippage)
+    })
+  }
+  for (
+    const [bad, message] of [["0", "must be greater than 0"], ["-1", "must be greater than 0"], [
+      "50.5",
+      "must be at most 50"
+    ]]
+  ) {
+    it(`rejects slippage ${JSON.stringify(bad)}: ${message}`, () => {
+      assert.strictEqual(rejectedAt(query(QuoteQuery)({ ...quote, slippage: bad }), "slippage"), message)
+    })
+  }
+  for (const bad of ["abc", "", " 1", "0x10", "NaN", "Infinity", "1,5"]) {
+    it(`rejects the non-number ${JSON.stringify(bad)} for slippage as not a number`, () => {
+      assert.strictEqual(rejectedAt(query(QuoteQuery)({ ...quote, slippage: bad }), "slippage"), "must be a number")
     })
   }
   it("needs every swap term", () => {

@@ -159,6 +159,19 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       assert.strictEqual(ignored.status, 200)
     }))
 
+  it.effect("a query value that is not a number says so, not that it is out of range", () =>
+    Effect.gen(function*() {
+      const quote = "/v1/quote?tokenIn=SOL&tokenOut=USDC&amountIn=1&network=solana"
+      const slippage = yield* call("GET", `${quote}&slippage=abc`, { key: keys.aliceRead })
+      assert.strictEqual(slippage.status, 400)
+      assert.strictEqual(slippage.body.error.message, "slippage: must be a number")
+      const page = yield* call("GET", "/v1/trades?limit=abc&offset=x", { key: keys.aliceRead })
+      assert.deepStrictEqual(page.body.error.details, [
+        { path: "limit", message: "must be a whole number" },
+        { path: "offset", message: "must be a whole number" }
+      ])
+    }))
+
   it.effect("a missing, malformed, unknown or expired key is 401 with WWW-Authenticate: Bearer", () =>
     Effect.gen(function*() {
       for (const key of [undefined, "not-a-key", keys.unknown, keys.aliceExpired]) {

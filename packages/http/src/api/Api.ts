@@ -3,6 +3,7 @@
  * the OpenAPI document and the typed client all derive from it. `SimulatorBackedApi` adds the
  * simulator's control routes, served only when the server runs on the simulator.
  */
+import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AlertsApi } from "./AlertsApi.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
@@ -20,6 +21,8 @@ const contract = HttpApi.make("swapdesk")
   .add(AlertsApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
+  // Every bad query parameter is its own detail, as for bodies; unknown ones are ignored.
+  .annotate(HttpApi.QueryParseOptions, queryParseOptions)
   .annotate(OpenApi.Title, "swapdesk")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(OpenApi.License, { name: "MIT", identifier: "MIT" })
