@@ -23,6 +23,20 @@ export const currencies = ["USD", "EUR", "GBP", "JPY", "CHF", "CAD", "AUD"] as c
 export const Currency = Schema.Literals(currencies)
 export type Currency = typeof Currency.Type
 
+/**
+ * The USD prices a market quotes, bounds included: a ten-billionth of a cent to a trillion
+ * dollars, wider than any real token's price yet far enough from the limits of a double that every
+ * figure derived from a price (volume, market cap, a percent change) stays a finite number.
+ */
+export const priceRangeUsd = { min: 1e-12, max: 1e12 } as const
+
+/** A USD price given as input (a simulator's price move, a scenario's starting price): in `priceRangeUsd`. */
+export const PriceUsd = Schema.Finite.check(
+  Schema.isBetween({ minimum: priceRangeUsd.min, maximum: priceRangeUsd.max }, {
+    message: "must be between 1e-12 and 1e12 (USD)"
+  })
+)
+
 /** One OHLCV candle in USD; `openTime` is a UTC multiple of the timeframe. */
 export interface UsdCandle {
   readonly openTime: number

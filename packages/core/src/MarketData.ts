@@ -74,14 +74,24 @@ export const candleCount = (timeframe: Timeframe, fromMs: number, toMs: number):
 }
 
 /**
+ * A figure as a response carries it. The spec promises numbers and JSON has none for infinity or
+ * NaN (they would go out as `null`), so a non-finite figure from the price feed is a defect that
+ * fails the request loudly rather than an answer the client cannot read.
+ */
+const finite = (figure: number): number => {
+  if (Number.isFinite(figure)) return figure
+  throw new Error(`the price feed produced a non-finite market figure: ${figure}`)
+}
+
+/**
  * USD figures in the currency of `rate`, as the numbers a response carries. Decided once per
  * request: for USD itself (rate 1) the figures pass through without Decimal arithmetic, which
  * could not change them.
  */
 const inCurrency = (rate: Decimal): (usd: number | Decimal) => number =>
   rate.eq(1)
-    ? (usd) => (typeof usd === "number" ? usd : usd.toNumber())
-    : (usd) => new MoneyDecimal(usd).mul(rate).toNumber()
+    ? (usd) => finite(typeof usd === "number" ? usd : usd.toNumber())
+    : (usd) => finite(new MoneyDecimal(usd).mul(rate).toNumber())
 
 export class MarketData extends Context.Service<MarketData, {
   readonly snapshot: (
@@ -106,7 +116,7 @@ export class MarketData extends Context.Service<MarketData, {
           token: token.symbol,
           price: convert(stats.priceUsd),
           currency,
-          change24h: stats.change24hPercent,
+          change24h: finite(stats.change24hPercent),
           volume24h: convert(stats.volume24hUsd),
           marketCap: convert(stats.marketCapUsd)
         }
@@ -121,9 +131,9 @@ export class MarketData extends Context.Service<MarketData, {
             volumeByNetwork,
             buyVolume24h: convert(stats.buyVolume24hUsd),
             sellVolume24h: convert(stats.sellVolume24hUsd),
-            holders: stats.holders,
+            holders: { count: finite(stats.holders.count), top10Percent: finite(stats.holders.top10Percent) },
             whaleActivity: {
-              transactions24h: stats.whaleActivity.transactions24h,
+              transactions24h: finite(stats.whaleActivity.transactions24h),
               netFlow24h: convert(stats.whaleActivity.netFlow24hUsd)
             }
           }
@@ -164,9 +174,9 @@ export class MarketData extends Context.Service<MarketData, {
           tokens: ranking.entries.slice(0, limit).map((entry, index) => ({
             rank: index + 1,
             token: entry.symbol,
-            price: entry.priceUsd,
-            change24h: entry.change24hPercent,
-            volume24h: entry.volume24hUsd,
+            price: finite(entry.priceUsd),
+            change24h: finite(entry.change24hPercent),
+            volume24h: finite(entry.volume24hUsd),
             network: entry.network
           }))
         } satisfies Trending

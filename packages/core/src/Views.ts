@@ -376,28 +376,31 @@ export const orderListView = (page: Page<OrderRecord>): OrderListView => ({
 
 // ---- market data (spec: market data record, Candle, Trending token; contract section 6) --------
 
+// Every figure is `Schema.Finite`: JSON has no infinity or NaN, and a number field never carries
+// anything but a number (`MarketData` fails the request before it would).
+
 /** `data.extended`: only for a caller whose key has the `read` scope. Values in the requested currency. */
 export const MarketDataExtendedView = Schema.Struct({
   volumeByNetwork: Schema.Struct(
-    Object.fromEntries(networks.map((network) => [network, Schema.optionalKey(Schema.Number)])) as {
-      readonly [N in Network]: Schema.optionalKey<Schema.Number>
+    Object.fromEntries(networks.map((network) => [network, Schema.optionalKey(Schema.Finite)])) as {
+      readonly [N in Network]: Schema.optionalKey<Schema.Finite>
     }
   ),
-  buyVolume24h: Schema.Number,
-  sellVolume24h: Schema.Number,
-  holders: Schema.Struct({ count: Schema.Number, top10Percent: Schema.Number }),
-  whaleActivity: Schema.Struct({ transactions24h: Schema.Number, netFlow24h: Schema.Number })
+  buyVolume24h: Schema.Finite,
+  sellVolume24h: Schema.Finite,
+  holders: Schema.Struct({ count: Schema.Finite, top10Percent: Schema.Finite }),
+  whaleActivity: Schema.Struct({ transactions24h: Schema.Finite, netFlow24h: Schema.Finite })
 })
 
 /** `GET /market-data` `data`. */
 export const MarketDataView = Schema.Struct({
   token: Schema.String,
-  price: Schema.Number,
+  price: Schema.Finite,
   currency: Currency,
   /** Percent. */
-  change24h: Schema.Number,
-  volume24h: Schema.Number,
-  marketCap: Schema.Number,
+  change24h: Schema.Finite,
+  volume24h: Schema.Finite,
+  marketCap: Schema.Finite,
   extended: Schema.optionalKey(MarketDataExtendedView)
 })
 export type MarketDataView = typeof MarketDataView.Type
@@ -406,11 +409,11 @@ export type MarketDataView = typeof MarketDataView.Type
 export const CandleView = Schema.Struct({
   /** Open time, a UTC multiple of the timeframe. */
   timestamp: IsoDateTime,
-  open: Schema.Number,
-  high: Schema.Number,
-  low: Schema.Number,
-  close: Schema.Number,
-  volume: Schema.Number
+  open: Schema.Finite,
+  high: Schema.Finite,
+  low: Schema.Finite,
+  close: Schema.Finite,
+  volume: Schema.Finite
 })
 export type CandleView = typeof CandleView.Type
 
@@ -425,12 +428,12 @@ export type ChartView = typeof ChartView.Type
 
 /** One entry of the trending ranking. */
 export const TrendingTokenView = Schema.Struct({
-  rank: Schema.Number,
+  rank: Schema.Finite,
   token: Schema.String,
   /** USD. */
-  price: Schema.Number,
-  change24h: Schema.Number,
-  volume24h: Schema.Number,
+  price: Schema.Finite,
+  change24h: Schema.Finite,
+  volume24h: Schema.Finite,
   network: Network
 })
 export type TrendingTokenView = typeof TrendingTokenView.Type

@@ -61,6 +61,10 @@ const conforms = <S extends Schema.Top & { readonly DecodingServices: never }>(s
   if (Result.isFailure(result)) assert.fail(`view does not match its schema: ${result.failure.message}`)
 }
 
+/** The schema refuses the value. */
+const rejects = (schema: Schema.Top & { readonly DecodingServices: never }, value: unknown) =>
+  assert.isTrue(Result.isFailure(Schema.decodeUnknownResult(schema)(value)), JSON.stringify(value))
+
 /** A trade that has legitimately reached `stage`, with the fields that stage carries. */
 const tradeAt = (stage: TradeStage | "rejected", overrides: Partial<TradeRecord> = {}): TradeRecord => {
   const broadcast = makeTrade({ stage: "broadcast", txHash: "5sig", submittedAt: T0 + 1_000, ...overrides })
@@ -551,6 +555,17 @@ describe("market, quote and portfolio schemas", () => {
     assert.isTrue(
       Result.isFailure(Schema.decodeUnknownResult(TrendingView)({ network: "any", updatedAt: ISO, tokens: [] }))
     )
+  })
+
+  it("every market figure must be a finite number", () => {
+    for (const bad of [Infinity, -Infinity, NaN]) {
+      rejects(MarketDataView, { ...basic, volume24h: bad })
+      rejects(MarketDataView, { ...basic, extended: { ...extended, holders: { count: bad, top10Percent: 35 } } })
+      const candle = { timestamp: ISO, open: 1, high: 2, low: 0.5, close: 1.5, volume: bad }
+      rejects(ChartView, { token: "SOL", timeframe: "1h", currency: "EUR", candles: [candle] })
+      const entry = { rank: 1, token: "BONK", price: bad, change24h: 12, volume24h: 3e8, network: "solana" }
+      rejects(TrendingView, { network: "all", updatedAt: ISO, tokens: [entry] })
+    }
   })
 
   it("quote: the contract's GET /quote fields with amounts as decimal strings", () => {

@@ -3,7 +3,16 @@
  * Schema; every problem is reported with the field's path and the offending value, and every key
  * left out takes the default documented in docs/simulator.md.
  */
-import { API_KEY_PATTERN, ApiScope, findToken, Network, parseAmount, Plan, type ValidationIssue } from "@swapdesk/core"
+import {
+  API_KEY_PATTERN,
+  ApiScope,
+  findToken,
+  Network,
+  parseAmount,
+  Plan,
+  PriceUsd,
+  type ValidationIssue
+} from "@swapdesk/core"
 import { Option, Result, Schema, SchemaIssue } from "effect"
 
 /** An object keyed by network, each key optional. */
@@ -78,7 +87,7 @@ export const RateLimitSettings = Schema.Union([
 
 export const TokenSettings = Schema.Struct({
   symbol: Schema.String,
-  priceUsd: Schema.optionalKey(PositiveFinite),
+  priceUsd: Schema.optionalKey(PriceUsd),
   annualVolatility: Schema.optionalKey(PositiveFinite),
   dailyVolumeUsd: Schema.optionalKey(PositiveFinite),
   liquidityUsd: Schema.optionalKey(perNetwork(PositiveFinite))

@@ -233,9 +233,11 @@ describe("decodeScenario refuses, naming the field and the value", () => {
     expectOnlyIssue(broken((s) => (s.clock.start = "yesterday")), "clock.start", "yesterday", /ISO 8601/)
   })
 
-  it("a token override for a token that does not exist, or a non-positive price", () => {
+  it("a token override for a token that does not exist, or a price outside 1e-12 to 1e12 USD", () => {
     expectOnlyIssue(broken((s) => (s.tokens = [{ symbol: "FOO" }])), "tokens.0.symbol", "FOO")
-    expectOnlyIssue(broken((s) => (s.tokens[0].priceUsd = 0)), "tokens.0.priceUsd", 0)
+    for (const price of [0, 1e-13, 1e13]) {
+      expectOnlyIssue(broken((s) => (s.tokens[0].priceUsd = price)), "tokens.0.priceUsd", price, /1e-12 and 1e12/)
+    }
   })
 
   it("text that is not JSON, and JSON that is not an object", () => {

@@ -2,7 +2,7 @@
  * `/v1/sim/*`: the simulator's control routes (contract section 12), mounted only when the server
  * runs on the simulator. No key is needed; a present but invalid one is still refused.
  */
-import { IsoDateTime, Network, TokenReference, TradeView } from "@swapdesk/core"
+import { IsoDateTime, Network, PriceUsd, TokenReference, TradeView } from "@swapdesk/core"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, bodyErrors, Conflict, NotFound } from "./ApiErrors.ts"
@@ -15,6 +15,8 @@ const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "m
  * so one request stays within seconds. Longer spans take several calls.
  */
 const MAX_ADVANCE_MS = 31 * 86_400_000
+/** A trillion dollars: beyond any real swap, and small enough that summed volumes stay finite. */
+const WhaleValueUsd = PositiveFinite.check(Schema.isLessThanOrEqualTo(1e12, { message: "must be at most 1e12 (USD)" }))
 const Duration = Schema.Finite.check(
   Schema.isInt({ message: "must be a whole number of milliseconds" }),
   Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_MS }, { message: `must be between 0 and ${MAX_ADVANCE_MS}` })
@@ -23,7 +25,7 @@ const Duration = Schema.Finite.check(
 export const ClockView = Schema.Struct({ now: IsoDateTime, mode: Schema.Literals(["manual", "realtime"]) })
 export const AdvanceBody = Schema.Struct({ ms: Duration })
 export const AdvancedView = Schema.Struct({ now: IsoDateTime })
-export const SetPriceBody = Schema.Struct({ price: PositiveFinite })
+export const SetPriceBody = Schema.Struct({ price: PriceUsd })
 export const PriceSetView = Schema.Struct({ token: Schema.String, price: Schema.Number, at: IsoDateTime })
 export const FaultBody = Schema.Struct({
   network: Network,
@@ -37,7 +39,7 @@ export const FaultView = Schema.Struct({
   endsAt: IsoDateTime
 })
 export const ApprovalBody = Schema.Struct({ tradeId: Schema.String, approve: Schema.Boolean })
-export const WhaleBody = Schema.Struct({ token: TokenReference, network: Network, valueUsd: PositiveFinite })
+export const WhaleBody = Schema.Struct({ token: TokenReference, network: Network, valueUsd: WhaleValueUsd })
 export const WhaleView = Schema.Struct({
   token: Schema.String,
   network: Network,

@@ -5,6 +5,12 @@
  * volume of net whale buying). At the start they are exactly the configured figures.
  */
 
+/**
+ * Ten billion: more holders than any token has. Price moves to the edges of the quotable range book
+ * years of volume in a second, and the drift's exponential would otherwise overflow to infinity.
+ */
+const MAX_HOLDERS = 1e10
+
 /** Holder count after `volumeUsd` of trading with `netBuyUsd` of net buying since the start. */
 export const holdersCount = (
   startHolders: number,
@@ -15,7 +21,7 @@ export const holdersCount = (
   if (!(dailyVolumeUsd > 0)) return startHolders
   const days = volumeUsd / dailyVolumeUsd
   const netDays = netBuyUsd / dailyVolumeUsd
-  return Math.max(1, Math.round(startHolders * Math.exp(0.0005 * days + 0.01 * netDays)))
+  return Math.max(1, Math.min(MAX_HOLDERS, Math.round(startHolders * Math.exp(0.0005 * days + 0.01 * netDays))))
 }
 
 /** Top-ten share (percent, two decimals) after `whaleNetBuyUsd` of net whale buying since the start. */

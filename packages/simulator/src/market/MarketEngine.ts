@@ -18,6 +18,7 @@ import {
   MoneyDecimal,
   type Network,
   networks,
+  priceRangeUsd,
   type Timeframe,
   timeframeMs,
   tokenOf,
@@ -234,11 +235,12 @@ export class MarketEngine {
    * the swap that moves its primary network's pool there is booked (volume, side, whale figures),
    * the current candle sees the new price, and the walk continues from it. A tracking token moves
    * with its target (setting WETH sets ETH). A stablecoin may be pushed off its peg this way; it
-   * then reverts (half-life 30 minutes) and stays in its band once back.
+   * then reverts (half-life 30 minutes) and stays in its band once back. A price outside
+   * `priceRangeUsd` is a defect in the caller.
    */
   setPrice(symbol: string, priceUsd: number, atMs: number): void {
     this.checkEventTime(atMs)
-    if (!(priceUsd > 0 && Number.isFinite(priceUsd))) throw new RangeError(`setPrice(${symbol}): price ${priceUsd}`)
+    if (!isQuotablePrice(priceUsd)) throw new RangeError(`setPrice(${symbol}): price ${priceUsd}`)
     const t = this.token(symbol)
     this.statsCache.clear()
     const process = this.processOf[t]!
@@ -276,6 +278,9 @@ export class MarketEngine {
     if (peg !== undefined && this.processes.insideBand(process)) {
       price = Math.min(peg * (1 + PEG_BAND), Math.max(peg * (1 - PEG_BAND), price))
     }
+    // A swap far larger than its pool would carry the price towards zero or overflow; the market
+    // stops it at the edge of the quotable range, so every figure derived from it stays finite.
+    price = Math.min(priceRangeUsd.max, Math.max(priceRangeUsd.min, price))
     this.movePrice(process, price)
   }
 
@@ -673,6 +678,8 @@ export class MarketEngine {
   }
 }
 
+const isQuotablePrice = (priceUsd: number): boolean => priceUsd >= priceRangeUsd.min && priceUsd <= priceRangeUsd.max
+
 /** Rejects a calibration the engine cannot honour (a defect in the caller's data). */
 const validate = (params: ReadonlyArray<TokenMarketParams>): void => {
   const symbols = new Set<string>()
@@ -680,7 +687,7 @@ const validate = (params: ReadonlyArray<TokenMarketParams>): void => {
     if (symbols.has(p.symbol)) throw new RangeError(`market params list ${p.symbol} twice`)
     symbols.add(p.symbol)
     const registry = tokenOf(p.symbol)
-    if (!(p.priceUsd > 0)) throw new RangeError(`${p.symbol}: priceUsd must be positive`)
+    if (!isQuotablePrice(p.priceUsd)) throw new RangeError(`${p.symbol}: priceUsd ${p.priceUsd} is out of range`)
     if (!(p.annualVolatility > 0)) throw new RangeError(`${p.symbol}: annualVolatility must be positive`)
     for (const network of networks) {
       if ((p.liquidityUsd[network] ?? 0) > 0 && !isTradableOn(registry, network)) {

@@ -5,7 +5,7 @@
 // of history, then two live hours); each test measures before and after its own calls.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
-import { currencies, isTradableOn, networks, tokenOf, tokens } from "@swapdesk/core"
+import { currencies, isTradableOn, networks, priceRangeUsd, tokenOf, tokens } from "@swapdesk/core"
 import { MarketEngine } from "../../src/market/MarketEngine.ts"
 import { defaultFxRates, defaultMarketParams } from "../../src/market/MarketParams.ts"
 import { executionImpact, priceAfterSwap, swapToReach } from "../../src/market/PoolImpact.ts"
@@ -119,6 +119,57 @@ describe("applySwap", () => {
     const price = engine.priceUsd("AERO")
     engine.applySwap({ ...swap, valueUsd: 0 })
     assert.strictEqual(engine.priceUsd("AERO"), price)
+  })
+})
+
+describe("the quotable price range", () => {
+  const edges = new MarketEngine({ seed: 22, startMs: START_MS, historyDays: 1 })
+  edges.tick(START_MS + HOUR_MS)
+  /** Every number in a stats record, a candle list or a ranking (Decimal prices as numbers). */
+  const figures = (value: unknown): Array<number> =>
+    typeof value === "number"
+      ? [value]
+      : value !== null && typeof value === "object"
+      ? "toNumber" in value && typeof value.toNumber === "function"
+        ? [value.toNumber() as number]
+        : Object.values(value).flatMap(figures)
+      : []
+
+  it("setPrice takes prices in priceRangeUsd, bounds included, and rejects any other", () => {
+    for (const price of [1e300, 1.01e12, 9e-13, 1e-300, Number.POSITIVE_INFINITY, Number.NaN]) {
+      assert.throws(() => edges.setPrice("USDT", price, edges.nowMs), RangeError, undefined, String(price))
+    }
+    edges.setPrice("USDT", priceRangeUsd.max, edges.nowMs)
+    edges.setPrice("USDT", priceRangeUsd.min, edges.nowMs)
+    assert.strictEqual(edges.priceUsd("USDT"), priceRangeUsd.min)
+  })
+
+  it("keeps every figure finite and every swapped price in range, between the bounds and under swaps far beyond a pool", () => {
+    for (let round = 0; round < 20; round++) {
+      edges.setPrice("PYTH", priceRangeUsd.max, edges.nowMs)
+      edges.setPrice("PYTH", priceRangeUsd.min, edges.nowMs)
+      edges.setPrice("USDT", round % 2 === 0 ? priceRangeUsd.max : priceRangeUsd.min, edges.nowMs)
+      const side = round % 2 === 0 ? "buy" : "sell"
+      edges.applySwap({ at: edges.nowMs, symbol: "BONK", network: "solana", side, valueUsd: 1e150 })
+      const bonk = edges.priceUsd("BONK")
+      assert.isTrue(bonk >= priceRangeUsd.min && bonk <= priceRangeUsd.max, `BONK at ${bonk}`)
+      edges.tick(edges.nowMs + 60_000)
+    }
+    edges.recomputeTrending(edges.nowMs)
+    for (const symbol of ["PYTH", "USDT", "BONK"]) {
+      for (const network of [undefined, ...networks]) {
+        if (network !== undefined && !isTradableOn(tokenOf(symbol), network)) continue
+        const numbers = [
+          ...figures(edges.stats(symbol, network)),
+          ...figures(edges.candles(symbol, "1m", edges.nowMs - DAY_MS, edges.nowMs, network))
+        ]
+        assert.isTrue(
+          numbers.every(Number.isFinite),
+          `${symbol} ${network}: ${numbers.filter((n) => !Number.isFinite(n))}`
+        )
+      }
+    }
+    assert.isTrue(figures(edges.trending()).every(Number.isFinite))
   })
 })
 
