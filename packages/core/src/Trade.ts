@@ -42,7 +42,6 @@ export interface TradeRecord {
   readonly minAmountOut: bigint
   /** Percent. */
   readonly slippage: number
-  readonly priceImpactPercent: number
   readonly walletAddress: string
   readonly createdAt: number
   readonly txHash: string | null

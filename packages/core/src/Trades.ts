@@ -175,7 +175,6 @@ export class Trades extends Context.Service<Trades, {
             fee: outcome.fee,
             minAmountOut: outcome.minAmountOut,
             slippage: swap.slippage,
-            priceImpactPercent: chainQuote.priceImpactPercent,
             walletAddress: wallet.address,
             createdAt: yield* clock.now,
             txHash: null,

@@ -61,6 +61,11 @@ export const formatUnitRatio = (
 
 // ---- alerts -------------------------------------------------------------------------------------
 
+/**
+ * Exactly the spec's Alert table. The optional settings of the other types (`multiplier`,
+ * `minValueUsd`, `changePercent`) are accepted at creation and kept in the alert, but no view shows
+ * them: the spec lists the fields an alert has, and these are not among them.
+ */
 const alertFields = {
   id: Schema.String,
   type: AlertType,
@@ -70,12 +75,6 @@ const alertFields = {
   condition: Schema.optionalKey(AlertCondition),
   /** Price alerts only: the USD threshold. */
   targetPrice: Schema.optionalKey(Schema.Number),
-  /** Volume alerts only. */
-  multiplier: Schema.optionalKey(Schema.Number),
-  /** Whale alerts only: USD. */
-  minValueUsd: Schema.optionalKey(Schema.Number),
-  /** Portfolio alerts only: percent. */
-  changePercent: Schema.optionalKey(Schema.Number),
   channel: Channel,
   status: AlertStatus,
   createdAt: IsoDateTime
@@ -98,17 +97,16 @@ export const AlertListView = Schema.Struct({
 })
 export type AlertListView = typeof AlertListView.Type
 
-/** The rule's fields that belong to its type, and no others. */
+/** The rule's fields that the spec's Alert table lists for its type. */
 const ruleFields = (rule: AlertRecord["rule"]) => {
   switch (rule.type) {
     case "price":
       return { token: rule.token, condition: rule.condition, targetPrice: rule.targetPrice }
     case "volume":
-      return { token: rule.token, multiplier: rule.multiplier }
     case "whale":
-      return { token: rule.token, minValueUsd: rule.minValueUsd }
+      return { token: rule.token }
     case "portfolio":
-      return { changePercent: rule.changePercent }
+      return {}
   }
 }
 
@@ -179,7 +177,8 @@ export type TradeListView = typeof TradeListView.Type
 
 /**
  * `GET /trades/{id}` `data`: every field of the spec's Trade table plus the contract's extras
- * (section 5). Keys that exist only in some states are absent until then.
+ * (section 5: `minAmountOut`, `gasFee`, `failureReason`, `orderId`), and no other; the price
+ * impact belongs to the quote. Keys that exist only in some states are absent until then.
  */
 export const TradeView = Schema.Struct({
   id: Schema.String,
@@ -196,8 +195,6 @@ export const TradeView = Schema.Struct({
   minAmountOut: DecimalString,
   /** Percent. */
   slippage: Schema.Number,
-  /** Percent the execution price is worse than the market price, at creation. */
-  priceImpact: Schema.Number,
   /** In the network's native token: paid once executed, estimated before, zero if never broadcast. */
   gasFee: DecimalString,
   network: Network,
@@ -278,7 +275,6 @@ export const tradeView = (trade: TradeRecord): TradeView => ({
   fee: amountOf(trade.fee, trade.tokenOut),
   minAmountOut: amountOf(trade.minAmountOut, trade.tokenOut),
   slippage: trade.slippage,
-  priceImpact: trade.priceImpactPercent,
   gasFee: amountOf(gasFeeOf(trade), nativeTokenOf(trade.network)),
   network: trade.network,
   ...broadcastTxHash(trade),

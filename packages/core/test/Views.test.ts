@@ -176,7 +176,7 @@ describe("trade views", () => {
     "submittedAt",
     "confirmedAt"
   ]
-  const contractExtras = ["minAmountOut", "gasFee", "failureReason", "orderId", "priceImpact"]
+  const contractExtras = ["minAmountOut", "gasFee", "failureReason", "orderId"]
 
   it("the single read's schema has every field of the spec's Trade table plus the contract's extras, and no other", () => {
     assert.deepStrictEqual(keysOf(TradeView.fields), [...specTradeFields, ...contractExtras].toSorted())
@@ -199,7 +199,6 @@ describe("trade views", () => {
       fee: "0.374",
       minAmountOut: "148.876875",
       slippage: 0.5,
-      priceImpact: 0.01,
       gasFee: "0.0000052",
       network: "solana",
       txHash: "5sig",
@@ -338,12 +337,19 @@ describe("alert views", () => {
     portfolio: makeAlert({ rule: { type: "portfolio", changePercent: 10 } })
   }
   const common = ["channel", "createdAt", "id", "status", "type"]
+  // The spec's Alert table: the type-specific settings (multiplier, minValueUsd, changePercent) are not among them.
   const byType: Record<string, ReadonlyArray<string>> = {
     price: ["token", "condition", "targetPrice"],
-    volume: ["token", "multiplier"],
-    whale: ["token", "minValueUsd"],
-    portfolio: ["changePercent"]
+    volume: ["token"],
+    whale: ["token"],
+    portfolio: []
   }
+
+  it("the schemas have exactly the spec's Alert fields, triggeredAt only beyond creation", () => {
+    const spec = ["id", "type", "token", "condition", "targetPrice", "channel", "status", "createdAt"]
+    assert.deepStrictEqual(keysOf(AlertCreatedView.fields), spec.toSorted())
+    assert.deepStrictEqual(keysOf(AlertView.fields), [...spec, "triggeredAt"].toSorted())
+  })
 
   it("the creation form of a price alert is the spec's eight fields, without triggeredAt", () => {
     const view = alertCreatedView(alerts.price!)

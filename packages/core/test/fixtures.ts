@@ -32,7 +32,6 @@ export const makeTrade = (overrides: Partial<TradeRecord> = {}): TradeRecord => 
   fee: 375_000n,
   minAmountOut: 148_876_875n,
   slippage: 0.5,
-  priceImpactPercent: 0.01,
   walletAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
   createdAt: T0,
   txHash: null,

@@ -74,7 +74,7 @@ const timeline = (blockTimeMs: number, confirmations: number) =>
     })
   )
 
-/** The price impact of one JUP sale against a JUP pool of `liquidity` dollars (price set to $2). */
+/** The price impact quoted for one JUP sale against a JUP pool of `liquidity` dollars (price set to $2). */
 const impact = (liquidity: number) =>
   inWorld(
     { tokens: [{ symbol: "JUP", priceUsd: 2, liquidityUsd: { solana: liquidity } }] },
@@ -82,7 +82,10 @@ const impact = (liquidity: number) =>
       const sim = yield* SimulationState
       assert.strictEqual(sim.market.priceUsd("JUP"), 2)
       assert.strictEqual(sim.market.poolDepthUsd("JUP", "solana"), liquidity)
-      return (yield* trade("solana", "JUP", "USDC", "5000")).priceImpactPercent
+      const quote = yield* Trades.use((trades) =>
+        trades.quote(ACCOUNT, { tokenIn: "JUP", tokenOut: "USDC", amountIn: "5000", network: "solana" })
+      )
+      return quote.chainQuote.priceImpactPercent
     })
   )
 
