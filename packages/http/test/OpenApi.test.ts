@@ -1,7 +1,8 @@
 // Proves the OpenAPI document served at /v1/openapi.json is the reviewed snapshot in
-// docs/reference/openapi.json (contract drift shows as a diff), and that it names every route of
-// the contract with its methods, statuses and the bearer scheme. The test command lints the
-// snapshot with @redocly/cli. After an intended API change: UPDATE_OPENAPI=1 pnpm test:unit.
+// docs/reference/openapi.json (contract drift shows as a diff), that it names every route of the
+// contract with its methods, statuses and the bearer scheme, and that it states the version
+// /v1/health reports. The test command lints the snapshot with @redocly/cli. After an intended API
+// change: UPDATE_OPENAPI=1 pnpm test:unit.
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
@@ -9,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import { call, testServer } from "./harness.ts"
 
 const snapshotPath = fileURLToPath(new URL("../../../docs/reference/openapi.json", import.meta.url))
+const packagePath = fileURLToPath(new URL("../package.json", import.meta.url))
 
 layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
   it.effect("the served document equals the committed snapshot", () =>
@@ -22,6 +24,15 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
         readFileSync(snapshotPath, "utf8"),
         "run UPDATE_OPENAPI=1 pnpm test:unit and review the diff"
       )
+    }))
+
+  it.effect("the document states the version /v1/health reports: the http package's", () =>
+    Effect.gen(function*() {
+      const { version } = JSON.parse(readFileSync(packagePath, "utf8")) as { version: string }
+      const doc = (yield* call("GET", "/v1/openapi.json")).body
+      const health = (yield* call("GET", "/v1/health")).body
+      assert.strictEqual(doc.info.version, version)
+      assert.strictEqual(health.data.version, version)
     }))
 
   it.effect("every contract route is described with its methods and success status", () =>

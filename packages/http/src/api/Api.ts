@@ -5,6 +5,7 @@
  */
 import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
+import { VERSION } from "../Version.ts"
 import { AlertsApi } from "./AlertsApi.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
@@ -24,7 +25,7 @@ const contract = HttpApi.make("swapdesk")
   // Every bad query parameter is its own detail, as for bodies; unknown ones are ignored.
   .annotate(HttpApi.QueryParseOptions, queryParseOptions)
   .annotate(OpenApi.Title, "swapdesk")
-  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Version, VERSION)
   .annotate(OpenApi.License, { name: "MIT", identifier: "MIT" })
   .annotate(OpenApi.Servers, [{ url: "http://127.0.0.1:3000", description: "The standalone server's default address" }])
   .annotate(

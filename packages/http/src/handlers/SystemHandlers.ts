@@ -5,14 +5,13 @@ import { MarketClock, toIso } from "@swapdesk/core"
 import { Context, Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import { VERSION } from "../Version.ts"
 import { makeResponder } from "./Respond.ts"
 
 /** What the server runs on, for `/v1/health`. */
 export const Backend = Context.Reference<"simulator" | "custom">("@swapdesk/http/Backend", {
   defaultValue: () => "custom"
 })
-
-export const VERSION = "0.1.0"
 
 export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
