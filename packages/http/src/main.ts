@@ -1,66 +1,105 @@
 /**
  * The standalone server: `pnpm start`. Serves the contract and the simulator's control routes on
  * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`. On SIGINT
- * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0.
+ * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
+ * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
+ * listen on) is named in one message, and it exits 1.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { decodeScenario, demoScenario, InvalidScenario, parseScenario, type ScenarioFile } from "@swapdesk/simulator"
-import { Cause, Config, Effect, Layer } from "effect"
+import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
+import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { serve } from "./Server.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
 
+/**
+ * Why the server cannot start, in words an operator acts on. It is printed here, so the runtime
+ * does not print it again as an error dump.
+ */
+class StartupFailure extends Data.TaggedError("StartupFailure")<{ readonly message: string }> {
+  override readonly [Runtime.errorReported] = false
+}
+
 const settings = Config.all({
-  // 0 asks the operating system for a free port (the log line says which).
-  port: Config.Int("PORT").pipe(Config.withDefault(3000)),
+  port: Config.String("PORT").pipe(Config.withDefault("3000")),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   scenario: Config.String("SCENARIO").pipe(Config.withDefault(""))
 })
 
-const loadScenario = (path: string): ScenarioFile => {
-  if (path === "") return decodeScenario(demoScenario)
-  let text: string
-  try {
-    text = readFileSync(path, "utf8")
-  } catch (error) {
-    throw new InvalidScenario([{
-      path: "",
-      message: `cannot be read from ${path}: ${(error as Error).message}`,
-      value: path
-    }])
-  }
-  return parseScenario(text)
+/**
+ * `PORT` as a TCP port; 0 asks the operating system for a free one (the log line says which). Only
+ * digits: `Number` alone would read "", "0x50" or "8e3" as ports the operator never wrote.
+ */
+const parsePort = (text: string): Effect.Effect<number, StartupFailure> => {
+  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
+  return port <= 65_535
+    ? Effect.succeed(port)
+    : Effect.fail(
+      new StartupFailure({ message: `PORT must be an integer from 0 to 65535 (found ${JSON.stringify(text)})` })
+    )
+}
+
+const loadScenario = (path: string): Effect.Effect<ScenarioFile, StartupFailure> => {
+  if (path === "") return Effect.sync(() => decodeScenario(demoScenario))
+  const failure = (problem: string) => new StartupFailure({ message: `SCENARIO ${path}: ${problem}` })
+  return Effect.try({
+    try: () => readFileSync(path, "utf8"),
+    catch: (error) => failure(`cannot be read (${(error as Error).message})`)
+  }).pipe(
+    Effect.flatMap((text) =>
+      Effect.try({
+        try: (): unknown => JSON.parse(text),
+        catch: (error) => failure(`not valid JSON (${(error as Error).message})`)
+      })
+    ),
+    Effect.flatMap((json) =>
+      Effect.suspend(() => {
+        try {
+          return Effect.succeed(decodeScenario(json))
+        } catch (error) {
+          // Anything but a scenario problem is a defect of the decoder, not the operator's file.
+          if (error instanceof InvalidScenario) return Effect.fail(failure(error.message))
+          throw error
+        }
+      })
+    )
+  )
+}
+
+/** Why the listening socket could not be opened, as an operator reads it. */
+const cannotListen = (host: string, port: number, cause: unknown): StartupFailure => {
+  const code = (cause as { readonly code?: unknown } | undefined)?.code
+  const reason = code === "EADDRINUSE"
+    ? "the address is in use"
+    : code === "EACCES"
+    ? "permission denied"
+    : code === "EADDRNOTAVAIL"
+    ? "the address is not one of this machine's"
+    : cause instanceof Error
+    ? cause.message
+    : String(cause)
+  return new StartupFailure({ message: `cannot listen on ${host}:${port}: ${reason}` })
 }
 
 const program = Effect.gen(function*() {
-  const { host, port, scenario: scenarioPath } = yield* settings
-  if (port < 0 || port > 65_535) {
-    console.error(`swapdesk: PORT must be between 0 and 65535, not ${port}`)
-    return process.exit(1)
-  }
-  let scenario: ScenarioFile
-  try {
-    scenario = loadScenario(scenarioPath)
-  } catch (error) {
-    if (error instanceof InvalidScenario) {
-      console.error(
-        `swapdesk: cannot start on ${scenarioPath === "" ? "the demo scenario" : scenarioPath}: ${error.message}`
-      )
-      return process.exit(1)
-    }
-    throw error
-  }
+  const { host, port: portText, scenario: scenarioPath } = yield* settings
+  const port = yield* parsePort(portText)
+  const scenario = yield* loadScenario(scenarioPath)
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
     console.log(`swapdesk listening on ${address} (simulator: ${label}); API docs at ${address}/docs`)
   }))
   const server = NodeHttpServer.layer(createServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  yield* Layer.launch(serve(simulatorApp(scenario)).pipe(Layer.merge(logAddress), Layer.provide(server)))
-})
+  yield* Layer.launch(serve(simulatorApp(scenario)).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
+    Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause)))
+  )
+}).pipe(
+  Effect.tapErrorTag("StartupFailure", (failure) => Effect.sync(() => console.error(`swapdesk: ${failure.message}`)))
+)
 
 NodeRuntime.runMain(program, {
   // Stopping on a signal is the normal way to end the server, not a failure.

@@ -1,10 +1,13 @@
 // Proves the standalone server as an operator runs it, in real child processes: PORT, HOST and
 // SCENARIO are honoured and the address is logged; a bad scenario stops start-up with a message
-// naming the field and its value; SIGTERM lets a request in flight finish and exits 0; and two
-// fresh processes on one scenario, given the same calls, write the same event log byte for byte.
+// naming the field and its value; a bad PORT, an address in use, and a scenario file that is not
+// JSON or cannot be read each stop it with one line and exit 1; SIGTERM lets a request in flight
+// finish and exits 0; and two fresh processes on one scenario, given the same calls, write the same
+// event log byte for byte.
 import { assert, describe, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
+import { type AddressInfo, createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -59,15 +62,16 @@ const json = async (running: Running, method: string, path: string, body?: unkno
   return { status: response.status, body: await response.json() as any }
 }
 
-const refusal = async (scenario: unknown) => {
-  const child = spawn(process.execPath, [mainPath], {
-    env: { ...process.env, SCENARIO: writeScenario("bad.json", scenario), PORT: "0" }
-  })
+/** A start-up that must fail: its exit code and what it printed on stderr. */
+const refusedStart = async (env: Record<string, string>) => {
+  const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HOST: "127.0.0.1", ...env } })
   let stderr = ""
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
   const code = await new Promise<number | null>((done) => child.on("exit", done))
   return { code, stderr }
 }
+
+const refusal = (scenario: unknown) => refusedStart({ SCENARIO: writeScenario("bad.json", scenario), PORT: "0" })
 
 describe("the standalone server", () => {
   it("honours PORT, HOST and SCENARIO and logs its address", async () => {
@@ -95,6 +99,39 @@ describe("the standalone server", () => {
     assert.strictEqual(balance.code, 1)
     assert.include(balance.stderr, "accounts.0.wallets.0.balances.SOL")
     assert.include(balance.stderr, "\"1.0000000001\"")
+  }, 30_000)
+
+  it("refuses a PORT that is not a port in one line, exit 1", async () => {
+    for (const port of ["abc", "70000", "1.5"]) {
+      const { code, stderr } = await refusedStart({ PORT: port })
+      assert.strictEqual(code, 1, stderr)
+      assert.strictEqual(stderr, `swapdesk: PORT must be an integer from 0 to 65535 (found "${port}")\n`)
+    }
+  }, 30_000)
+
+  it("refuses an address in use in one line, exit 1", async () => {
+    const occupant = createNetServer()
+    await new Promise<void>((done) => occupant.listen(0, "127.0.0.1", done))
+    try {
+      const port = (occupant.address() as AddressInfo).port
+      const { code, stderr } = await refusedStart({ PORT: String(port) })
+      assert.strictEqual(code, 1, stderr)
+      assert.strictEqual(stderr, `swapdesk: cannot listen on 127.0.0.1:${port}: the address is in use\n`)
+    } finally {
+      await new Promise((done) => occupant.close(done))
+    }
+  }, 30_000)
+
+  it("refuses a scenario file that is not JSON, or cannot be read, in one line, exit 1", async () => {
+    const path = join(workDir, "not-json.json")
+    writeFileSync(path, "{ seed: 7 }")
+    const notJson = await refusedStart({ SCENARIO: path, PORT: "0" })
+    assert.strictEqual(notJson.code, 1, notJson.stderr)
+    assert.match(notJson.stderr, /^swapdesk: SCENARIO \S+not-json\.json: not valid JSON \(.+\)\n$/)
+    const missing = join(workDir, "missing.json")
+    const unreadable = await refusedStart({ SCENARIO: missing, PORT: "0" })
+    assert.strictEqual(unreadable.code, 1, unreadable.stderr)
+    assert.match(unreadable.stderr, /^swapdesk: SCENARIO \S+missing\.json: cannot be read \(ENOENT.+\)\n$/)
   }, 30_000)
 
   it("on SIGTERM finishes the request in flight and exits 0", async () => {
