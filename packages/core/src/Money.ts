@@ -48,13 +48,20 @@ export const parseAmount = (text: string, decimals: number): Result.Result<bigin
   return Result.succeed(units)
 }
 
-/** Formats base units as a plain decimal string: no exponent, no trailing zeros after the point. */
+const ZERO = 48 // "0"
+
+/**
+ * Formats base units as a plain decimal string: no exponent, no trailing zeros after the point.
+ * Every trade view formats several, so trailing zeros are found by scanning, not by a regex.
+ */
 export const formatAmount = (units: bigint, decimals: number): string => {
   const negative = units < 0n
   const digits = (negative ? -units : units).toString().padStart(decimals + 1, "0")
-  const whole = digits.slice(0, digits.length - decimals)
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "")
-  return (negative ? "-" : "") + (fraction === "" ? whole : `${whole}.${fraction}`)
+  const point = digits.length - decimals
+  let end = digits.length
+  while (end > point && digits.charCodeAt(end - 1) === ZERO) end--
+  const text = end === point ? digits.slice(0, point) : `${digits.slice(0, point)}.${digits.slice(point, end)}`
+  return negative ? `-${text}` : text
 }
 
 /** Base units as a decimal number of whole tokens, exact. */

@@ -164,6 +164,8 @@ describe("parseAmount and formatAmount", () => {
     assert.strictEqual(formatAmount(0n, 6), "0")
     assert.strictEqual(formatAmount(1_000_000n, 6), "1")
     assert.strictEqual(formatAmount(120n, 0), "120")
+    assert.strictEqual(formatAmount(-1_234_500n, 6), "-1.2345")
+    assert.strictEqual(formatAmount(-5n, 1), "-0.5")
   })
 
   it("accepts the largest amount and the smallest unit", () => {
