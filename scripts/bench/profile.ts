@@ -5,7 +5,7 @@
  * autocannon loads it. Writes `.reports/profiles/<route>.cpuprofile` (open it in Chrome DevTools or
  * speedscope) and prints where the time went.
  *
- *   node scripts/bench/profile.ts [market-data|trade|floor|raw]... [--seconds N]
+ *   pnpm exec node scripts/bench/profile.ts [market-data|trade|api-floor|floor|raw]... [--seconds N]
  */
 import { mkdirSync } from "node:fs"
 import { readFileSync } from "node:fs"
@@ -14,7 +14,13 @@ import { formatSummary, type Profile, summarise } from "./CpuProfile.ts"
 import { checkTarget, createTrade, defaultHttpOptions, load, startServers, targetsOf } from "./http.ts"
 import { progress } from "./Report.ts"
 
-const routes = { raw: "raw", floor: "floor", "market-data": "marketData", trade: "tradeRead" } as const
+const routes = {
+  raw: "raw",
+  floor: "floor",
+  "api-floor": "apiFloor",
+  "market-data": "marketData",
+  trade: "tradeRead"
+} as const
 type Route = keyof typeof routes
 const isRoute = (name: string): name is Route => Object.hasOwn(routes, name)
 
@@ -24,7 +30,7 @@ const seconds = secondsAt >= 0 ? Number(args[secondsAt + 1]) : 8
 const names = args.filter((arg, i) => !arg.startsWith("--") && (secondsAt < 0 || i !== secondsAt + 1))
 const unknown = names.filter((name) => !isRoute(name))
 if (unknown.length > 0 || !(seconds > 0)) {
-  console.error(`usage: node scripts/bench/profile.ts [${Object.keys(routes).join("|")}]... [--seconds N]`)
+  console.error(`usage: pnpm exec node scripts/bench/profile.ts [${Object.keys(routes).join("|")}]... [--seconds N]`)
   process.exit(2)
 }
 const chosen: ReadonlyArray<Route> = names.length === 0 ? ["market-data", "trade"] : names.filter(isRoute)
