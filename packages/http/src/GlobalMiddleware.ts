@@ -49,6 +49,8 @@ export const routeTable = (api: RouteSource, extra: ReadonlyArray<{ method: stri
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"])
 
+const pathOf = (url: string): string => url.split("?")[0]!
+
 const mediaTypeOf = (contentType: string): string => contentType.split(";")[0]!.trim().toLowerCase()
 
 /** `application/json`, and the `application/…+json` types built on it (merge-patch, vendor types). */
@@ -108,7 +110,7 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
 
       /** `NOT_FOUND` for a path no route has, `METHOD_NOT_ALLOWED` for a method its routes lack. */
       const unrouted = (request: HttpServerRequest.HttpServerRequest) => {
-        const path = request.url.split("?")[0]!
+        const path = pathOf(request.url)
         const matching = routes.filter((r) => r.pattern.test(path))
         if (matching.length === 0) return envelope("NOT_FOUND", `no route for ${request.method} ${path}`)
         if (matching.some((r) => r.method === request.method)) return undefined
@@ -158,7 +160,7 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
       const failed = (request: HttpServerRequest.HttpServerRequest, requestId: string, cause: Cause.Cause<unknown>) => {
         // The table can match where the router does not, as for an over-long path parameter.
         if (isRouteNotFound(cause)) {
-          return unrouted(request) ?? envelope("NOT_FOUND", `no resource at ${request.url.split("?")[0]!}`)
+          return unrouted(request) ?? envelope("NOT_FOUND", `no resource at ${pathOf(request.url)}`)
         }
         if (isBodyTooLarge(cause)) return tooLarge()
         return Effect.andThen(
@@ -177,10 +179,10 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
           const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
           const authorization = request.headers.authorization
           const routed = hasSemicolonInPath(request.url)
-            ? envelope("NOT_FOUND", `no route for ${request.method} ${request.url.split("?")[0]!}`)
+            ? envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(request.url)}`)
             : methodsWithBody.has(request.method)
             ? withBody(request, httpEffect)
-            : authorization !== undefined && documents.has(request.url.split("?")[0]!)
+            : authorization !== undefined && documents.has(pathOf(request.url))
             ? withKeyChecked(authorization, httpEffect)
             : httpEffect
           const answer = Effect.catchCause(routed, (cause) => failed(request, requestId, cause))

@@ -39,11 +39,12 @@ export interface Responder {
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
 }
 
+const enveloped = <A>(data: A, ms: number): Enveloped<A> => ({ success: true, data, timestamp: toIso(ms) })
+
 export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effect.map(MarketClock, (clock) => {
-  const envelope = <A>(data: A) =>
-    Effect.map(clock.now, (ms): Enveloped<A> => ({ success: true, data, timestamp: toIso(ms) }))
+  const envelope = <A>(data: A) => Effect.map(clock.now, (ms) => enveloped(data, ms))
   const ok = <A>(data: A, status: SuccessStatus = 200) =>
-    Effect.map(clock.now, (ms) => envelopeResponse({ success: true, data, timestamp: toIso(ms) }, status))
+    Effect.map(clock.now, (ms) => envelopeResponse(enveloped(data, ms), status))
   const orApiError = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.catch(effect, (error: E) => Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms))))
   const respond = <A, B, E extends DomainError, R>(
