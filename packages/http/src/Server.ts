@@ -6,8 +6,9 @@
 import { DomainLive } from "@swapdesk/core"
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { type HttpApi, HttpApiBuilder, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
+import { type HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
+import * as ApiRoutes from "./ApiRoutes.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
@@ -40,7 +41,7 @@ export const ApiMiddlewares = Layer.mergeAll(
 /** An API's routes, its OpenAPI document, Swagger UI and the global middleware. */
 export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
   Layer.mergeAll(
-    HttpApiBuilder.layer(api, { openapiPath: OPENAPI_PATH }),
+    ApiRoutes.layer(api, { openapiPath: OPENAPI_PATH }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),
     GlobalMiddleware(
       routeTable(api as unknown as RouteSource, [{ method: "GET", path: OPENAPI_PATH }, {

@@ -78,6 +78,12 @@ const classByStatus = {
   429: TooManyRequests
 } as const
 type ClassByStatus = typeof classByStatus
+
+const apiErrorClasses = [...Object.values(classByStatus), ...bodyErrors]
+
+/** Whether `u` is one of the API's errors, whose fields are the error envelope. */
+export const isApiError = (u: unknown): u is InstanceType<(typeof apiErrorClasses)[number]> =>
+  apiErrorClasses.some((ErrorClass) => u instanceof ErrorClass)
 type ApiErrorStatus = keyof ClassByStatus
 
 /** The response class a domain error becomes, decided by its code's status in the catalogue. */

@@ -3,10 +3,13 @@
  */
 import { alertCreatedView, alertListView, Alerts, alertView } from "@swapdesk/core"
 import { Effect } from "effect"
+import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import { makeResponder } from "./Respond.ts"
+
+const deleted = HttpServerResponse.empty({ status: 204 })
 
 export const AlertsHandlers = HttpApiBuilder.group(Api, "alerts", (handlers) =>
   Effect.gen(function*() {
@@ -27,5 +30,5 @@ export const AlertsHandlers = HttpApiBuilder.group(Api, "alerts", (handlers) =>
           respond(alerts.setStatus(p.accountId, params.id, payload.status), alertView)))
       .handle("remove", ({ params }) =>
         Effect.flatMap(Principal, (p) =>
-          orApiError(alerts.remove(p.accountId, params.id))))
+          Effect.as(orApiError(alerts.remove(p.accountId, params.id)), deleted)))
   }))
