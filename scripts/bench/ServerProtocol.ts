@@ -21,8 +21,10 @@ export type ServerReply =
     readonly rawUrl: string
     /** An `effect/http` router answering the market-data bytes. */
     readonly floorUrl: string
-    /** An `effect/http-api` server with one endpoint answering the market-data bytes. */
+    /** An `effect/http-api` endpoint served by `HttpApiBuilder`, answering the market-data bytes. */
     readonly apiFloorUrl: string
+    /** The same endpoint served by swapdesk's `ApiRoutes`. */
+    readonly routesFloorUrl: string
     readonly bodyBytes: number
   }
   | {

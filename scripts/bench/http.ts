@@ -2,9 +2,10 @@
  * The HTTP benchmark: requests per second, p99 latency and server CPU per request of the public
  * market-data route and the authenticated trade read, as ratios to baselines measured in the same
  * run: a raw `node:http` server answering the same bytes (the targets are set against it), an
- * `effect/http` router answering them (the floor of the platform swapdesk is built on) and an
- * `effect/http-api` server with one endpoint answering them (what HttpApi adds), so the gap splits
- * into the platform's part, HttpApi's and swapdesk's own.
+ * `effect/http` router answering them (the floor of the platform swapdesk is built on), and one
+ * `effect/http-api` endpoint answering them, served once by Effect's `HttpApiBuilder` and once by
+ * swapdesk's `ApiRoutes` (what serving a definition adds), so the gap splits into the platform's
+ * part, the definition's and swapdesk's own.
  *
  * The servers run in a child process (`serverProcess.ts`) and autocannon in this one. On a
  * two-core machine that gives the server one core and the load generator the other; with both in
@@ -13,7 +14,7 @@
  * 100%: the server was the bottleneck, not the load generator), the CPU both processes used, and
  * the server's CPU time per response, which stays comparable when other work shares the machine.
  *
- * Targets run interleaved (raw, the two floors, market data, trade read) for `rounds` rounds; a ratio is
+ * Targets run interleaved (raw, the three floors, market data, trade read) for `rounds` rounds; a ratio is
  * taken within a round, against that round's baseline, and the table shows medians over rounds.
  *
  * Run alone with `node scripts/bench/http.ts`, or through `pnpm bench http`.
@@ -55,6 +56,7 @@ export interface Servers {
   readonly rawUrl: string
   readonly floorUrl: string
   readonly apiFloorUrl: string
+  readonly routesFloorUrl: string
   readonly bodyBytes: number
   readonly usage: () => Promise<Usage>
   readonly profileStart: () => void
@@ -87,6 +89,7 @@ export const startServers = async (): Promise<Servers> => {
     rawUrl: ready.rawUrl,
     floorUrl: ready.floorUrl,
     apiFloorUrl: ready.apiFloorUrl,
+    routesFloorUrl: ready.routesFloorUrl,
     bodyBytes: ready.bodyBytes,
     usage: () => {
       const reply = nextReply(child, "usage")
@@ -131,12 +134,13 @@ export interface LoadTarget {
   readonly minimumRatioToRaw?: number
 }
 
-/** Baselines first: raw `node:http`, then the `effect/http` and HttpApi floors, then the two swapdesk routes. */
+/** Baselines first: raw `node:http`, then the `effect/http` and the two HttpApi floors, then the two swapdesk routes. */
 export const targetsOf = (servers: Servers, tradeId: string) =>
   ({
     raw: { name: "raw node:http, same body", url: `${servers.rawUrl}${MARKET_DATA_PATH}` },
     floor: { name: "effect/http router, same body", url: `${servers.floorUrl}${MARKET_DATA_PATH}` },
-    apiFloor: { name: "HttpApi, one endpoint, same body", url: `${servers.apiFloorUrl}${MARKET_DATA_PATH}` },
+    apiFloor: { name: "HttpApiBuilder, one endpoint, same body", url: `${servers.apiFloorUrl}${MARKET_DATA_PATH}` },
+    routesFloor: { name: "ApiRoutes, one endpoint, same body", url: `${servers.routesFloorUrl}${MARKET_DATA_PATH}` },
     marketData: {
       name: `GET ${MARKET_DATA_PATH}`,
       url: `${servers.apiUrl}${MARKET_DATA_PATH}`,
@@ -218,6 +222,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
       byName.raw,
       byName.floor,
       byName.apiFloor,
+      byName.routesFloor,
       byName.marketData,
       byName.tradeRead
     ]
@@ -236,6 +241,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
     const raw = measured.get(byName.raw)!
     const floor = measured.get(byName.floor)!
     const apiFloor = measured.get(byName.apiFloor)!
+    const routesFloor = measured.get(byName.routesFloor)!
     /** The median over rounds of a ratio taken within each round. */
     const ratioTo = (runs: ReadonlyArray<Measurement>, base: ReadonlyArray<Measurement>) =>
       median(runs.map((m, round) => m.requestsPerSecond / base[round]!.requestsPerSecond))
@@ -270,8 +276,11 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
       if (target !== byName.raw && target !== byName.floor) {
         row("  ratio to effect/http floor", formatRatio(ratioTo(runs, floor)))
       }
+      if (target === byName.routesFloor) {
+        row("  ratio to HttpApiBuilder floor", formatRatio(ratioTo(runs, apiFloor)))
+      }
       if (target === byName.marketData || target === byName.tradeRead) {
-        row("  ratio to HttpApi floor", formatRatio(ratioTo(runs, apiFloor)))
+        row("  ratio to ApiRoutes floor", formatRatio(ratioTo(runs, routesFloor)))
       }
     }
     const notes: Array<string> = [

@@ -5,7 +5,7 @@
  * autocannon loads it. Writes `.reports/profiles/<route>.cpuprofile` (open it in Chrome DevTools or
  * speedscope) and prints where the time went.
  *
- *   pnpm exec node scripts/bench/profile.ts [market-data|trade|api-floor|floor|raw]... [--seconds N]
+ *   pnpm exec node scripts/bench/profile.ts [market-data|trade|routes-floor|api-floor|floor|raw]... [--seconds N]
  */
 import { mkdirSync } from "node:fs"
 import { readFileSync } from "node:fs"
@@ -18,6 +18,7 @@ const routes = {
   raw: "raw",
   floor: "floor",
   "api-floor": "apiFloor",
+  "routes-floor": "routesFloor",
   "market-data": "marketData",
   trade: "tradeRead"
 } as const

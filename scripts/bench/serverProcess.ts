@@ -9,15 +9,15 @@
  * - an `effect/http` router answering the same bytes from one route, with no HttpApi, middleware,
  *   schema or domain: the floor of the platform swapdesk is built on, which tells how much of the
  *   gap to raw is the framework's and how much is swapdesk's;
- * - an `effect/http-api` server with one endpoint (`GET /v1/market-data`, its query decoded by a
- *   one-field schema) answering the same bytes, with no middleware or domain: what HttpApi itself
- *   adds to a request.
+ * - two `effect/http-api` servers with one endpoint (`GET /v1/market-data`, its query decoded by a
+ *   one-field schema) answering the same bytes, with no middleware or domain, one served by
+ *   Effect's `HttpApiBuilder` and one by swapdesk's `ApiRoutes`: what each adds to a request.
  *
  * Spoken to over the IPC channel (`ServerProtocol.ts`). Started by `http.ts` and
  * `profile.ts`; not meant to be run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { serve, simulatorApp } from "@swapdesk/http"
+import { ApiRoutes, serve, simulatorApp } from "@swapdesk/http"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
@@ -90,46 +90,46 @@ const scenario = decodeScenario({
 const listen = () => NodeHttpServer.layer(createServer, { port: 0, host: HOST })
 const noLogs = { disableLogger: true, disableListenLog: true } as const
 
-/** The `effect/http` floor: one route, the same bytes. */
-const startFloor = (body: Uint8Array) =>
+/** The one-endpoint API the two HttpApi floors serve: `GET /v1/market-data` with a one-field query. */
+const FloorApi = HttpApi.make("floor").add(
+  HttpApiGroup.make("market").add(
+    HttpApiEndpoint.get("marketData", "/v1/market-data", {
+      query: { token: Schema.String },
+      success: Schema.Unknown
+    })
+  )
+)
+
+/** Builds `app` on a server of its own; answers its address. */
+const startOn = <E>(
+  app: Layer.Layer<never, E, HttpRouter.HttpRouter | Layer.Success<ReturnType<typeof listen>>>
+) =>
   Effect.map(
-    Layer.build(
-      HttpRouter.serve(
-        HttpRouter.add(
-          "GET",
-          "/v1/market-data",
-          HttpServerResponse.uint8Array(body, { contentType: "application/json" })
-        ),
-        noLogs
-      ).pipe(Layer.provideMerge(listen()))
-    ),
+    Layer.build(HttpRouter.serve(app, noLogs).pipe(Layer.provideMerge(listen()))),
     (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
   )
 
-/** The HttpApi floor: one endpoint, a decoded query, the same bytes, nothing else. */
-const startApiFloor = (body: Uint8Array) => {
-  const FloorApi = HttpApi.make("floor").add(
-    HttpApiGroup.make("market").add(
-      HttpApiEndpoint.get("marketData", "/v1/market-data", {
-        query: { token: Schema.String },
-        success: Schema.Unknown
-      })
-    )
+/** The `effect/http` floor: one route, the same bytes. */
+const startFloor = (body: Uint8Array) =>
+  startOn(
+    HttpRouter.add("GET", "/v1/market-data", HttpServerResponse.uint8Array(body, { contentType: "application/json" }))
   )
+
+/**
+ * An HttpApi floor: `FloorApi` answering the same bytes, with no middleware or domain, served by
+ * Effect's `HttpApiBuilder` or by swapdesk's `ApiRoutes` (what the swapdesk server runs on).
+ */
+const startApiFloor = (body: Uint8Array, builder: "HttpApiBuilder" | "ApiRoutes") => {
   const response = HttpServerResponse.uint8Array(body, { contentType: "application/json" })
   const handlers = HttpApiBuilder.group(
     FloorApi,
     "market",
     (group) => group.handle("marketData", () => Effect.succeed(response))
   )
-  return Effect.map(
-    Layer.build(
-      HttpRouter.serve(HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(handlers)), noLogs).pipe(
-        Layer.provideMerge(listen())
-      )
-    ),
-    (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
-  )
+  const routes = builder === "HttpApiBuilder"
+    ? HttpApiBuilder.layer(FloorApi)
+    : ApiRoutes.layer(FloorApi, { openapiPath: "/openapi.json" })
+  return startOn(routes.pipe(Layer.provide(handlers)))
 }
 
 const program = Effect.gen(function*() {
@@ -142,11 +142,12 @@ const program = Effect.gen(function*() {
   })
   const rawUrl = yield* Effect.promise(() => startRaw(body))
   const floorUrl = yield* startFloor(body)
-  const apiFloorUrl = yield* startApiFloor(body)
+  const apiFloorUrl = yield* startApiFloor(body, "HttpApiBuilder")
+  const routesFloorUrl = yield* startApiFloor(body, "ApiRoutes")
   process.on("message", (message: ServerRequest) => void handle(message))
   // Nothing else keeps the child alive once the parent has gone.
   process.on("disconnect", () => process.exit(0))
-  reply({ type: "ready", apiUrl, rawUrl, floorUrl, apiFloorUrl, bodyBytes: body.byteLength })
+  reply({ type: "ready", apiUrl, rawUrl, floorUrl, apiFloorUrl, routesFloorUrl, bodyBytes: body.byteLength })
   return yield* Effect.never
 }).pipe(Effect.scoped, Effect.provide(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))))
 
