@@ -68,6 +68,19 @@ const request = async (path: string, init?: RequestInit) => {
   return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
 }
 
+const post = (body: string) =>
+  request("/things", { method: "POST", body, headers: { "content-type": "application/json" } })
+
+/** Builds `routes` on a router: "built", or the defect that stopped it. */
+const buildFailure = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
+  Effect.runPromise(
+    Layer.build(routes.pipe(Layer.provide(HttpRouter.layer))).pipe(
+      Effect.scoped,
+      Effect.catchDefect((defect) => Effect.succeed(String(defect))),
+      Effect.map((outcome) => typeof outcome === "string" ? outcome : "built")
+    )
+  )
+
 describe("ApiRoutes", () => {
   afterAll(dispose)
 
@@ -88,8 +101,6 @@ describe("ApiRoutes", () => {
   })
 
   it("decodes a JSON body, and reports one that is not JSON with the unparseable-body issue", async () => {
-    const post = (body: string) =>
-      request("/things", { method: "POST", body, headers: { "content-type": "application/json" } })
     expect(await post(JSON.stringify({ a: "1", b: "2" }))).toEqual({ status: 201, body: { a: 1, b: 2 } })
     expect(await post("{not json")).toEqual({ status: 400, body: { kind: "Payload", issues: 1 } })
   })
@@ -115,14 +126,6 @@ describe("ApiRoutes", () => {
   })
 
   it("refuses to build without a group's handlers, or with a body that is not JSON", async () => {
-    const buildFailure = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
-      Effect.runPromise(
-        Layer.build(routes.pipe(Layer.provide(HttpRouter.layer))).pipe(
-          Effect.scoped,
-          Effect.catchDefect((defect) => Effect.succeed(String(defect))),
-          Effect.map((outcome) => typeof outcome === "string" ? outcome : "built")
-        )
-      )
     expect(
       await buildFailure(
         ApiRoutes.layer(TestApi, { openapiPath: "/openapi.json" }).pipe(Layer.provide(ReportedLive)) as Layer.Layer<
