@@ -3,7 +3,8 @@
  * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`. On SIGINT
  * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
- * listen on) is named in one message, and it exits 1.
+ * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
+ * contract's error envelope too (`ClientErrors.ts`).
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -12,6 +13,7 @@ import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { ClientErrors } from "./ClientErrors.ts"
 import { serve } from "./Server.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
 
@@ -93,8 +95,10 @@ const program = Effect.gen(function*() {
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
     console.log(`swapdesk listening on ${address} (simulator: ${label}); API docs at ${address}/docs`)
   }))
-  const server = NodeHttpServer.layer(createServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  yield* Layer.launch(serve(simulatorApp(scenario)).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
+  const nodeServer = createServer()
+  const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
+  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario)))
+  yield* Layer.launch(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
     Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause)))
   )
 }).pipe(

@@ -1,13 +1,14 @@
 // Proves the standalone server as an operator runs it, in real child processes: PORT, HOST and
 // SCENARIO are honoured and the address is logged; a bad scenario stops start-up with a message
 // naming the field and its value; a bad PORT, an address in use, and a scenario file that is not
-// JSON or cannot be read each stop it with one line and exit 1; SIGTERM lets a request in flight
-// finish and exits 0; and two fresh processes on one scenario, given the same calls, write the same
-// event log byte for byte.
+// JSON or cannot be read each stop it with one line and exit 1; a request Node's parser refuses is
+// answered with the error envelope in market time; SIGTERM lets a request in flight finish and
+// exits 0; and two fresh processes on one scenario, given the same calls, write the same event log
+// byte for byte.
 import { assert, describe, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
-import { type AddressInfo, createServer as createNetServer } from "node:net"
+import { type AddressInfo, connect, createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -132,6 +133,32 @@ describe("the standalone server", () => {
     const unreadable = await refusedStart({ SCENARIO: missing, PORT: "0" })
     assert.strictEqual(unreadable.code, 1, unreadable.stderr)
     assert.match(unreadable.stderr, /^swapdesk: SCENARIO \S+missing\.json: cannot be read \(ENOENT.+\)\n$/)
+  }, 30_000)
+
+  it("answers a malformed request with the error envelope in market time, and keeps serving", async () => {
+    const running = await start({ SCENARIO: writeScenario("malformed.json", testScenario) })
+    try {
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(running.baseUrl).port), "127.0.0.1")
+        let received = ""
+        socket.setEncoding("latin1")
+        socket.on("data", (chunk: string) => (received += chunk))
+        socket.on("error", reject)
+        socket.on("close", () => resolve(received))
+        socket.write("GARBAGE\r\n\r\n")
+      })
+      const [head = "", body = ""] = raw.split("\r\n\r\n")
+      assert.match(head, /^HTTP\/1\.1 400 /)
+      assert.match(head, /\r\nx-request-id: [0-9a-f-]{36}\r\n/)
+      assert.include(head, "\r\nconnection: close")
+      const envelope = JSON.parse(body)
+      assert.strictEqual(envelope.error.code, "VALIDATION_ERROR")
+      assert.strictEqual(envelope.timestamp, "2026-01-01T00:00:00.000Z")
+      assert.strictEqual((await json(running, "GET", "/v1/health")).status, 200)
+    } finally {
+      running.child.kill("SIGTERM")
+      await running.exited
+    }
   }, 30_000)
 
   it("on SIGTERM finishes the request in flight and exits 0", async () => {
