@@ -8,10 +8,10 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { routes, serve } from "@swapdesk/http"
+import { ClientErrors, routes, serve } from "@swapdesk/http"
 import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
 import { Layer } from "effect"
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 
 /** A tiny world: one manual-clock market and no accounts (public market data only). */
 export const world = layerSimulator(decodeScenario({ seed: 3, clock: { mode: "manual" }, historyDays: 2 }))
@@ -19,9 +19,15 @@ export const world = layerSimulator(decodeScenario({ seed: 3, clock: { mode: "ma
 /** The contract's routes on `world`, ready for any platform server. */
 export const app = serve(routes.pipe(Layer.provide(world)))
 
+/**
+ * `app` for a Node server: requests Node's parser refuses never reach a route, so `ClientErrors`
+ * answers them on that same server, in the error envelope at `world`'s market time.
+ */
+export const nodeApp = (server: Server) => serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world)))
+
 if (import.meta.main) {
   const port = Number(process.env["PORT"] ?? 3001)
-  Layer.launch(app.pipe(Layer.provide(NodeHttpServer.layer(createServer, { port, host: "127.0.0.1" })))).pipe(
-    NodeRuntime.runMain
-  )
+  const server = createServer()
+  Layer.launch(nodeApp(server).pipe(Layer.provide(NodeHttpServer.layer(() => server, { port, host: "127.0.0.1" }))))
+    .pipe(NodeRuntime.runMain)
 }

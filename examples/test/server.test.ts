@@ -1,10 +1,13 @@
 // Proves the composition example: the contract's routes served on ports the caller provides answer
-// public market data, refuse keys they do not know, and do not expose the simulator's control routes.
+// public market data, refuse keys they do not know, and do not expose the simulator's control routes;
+// on a Node server, a request Node's parser refuses is answered in the error envelope at market time.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { assert, layer } from "@effect/vitest"
+import { assert, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { app } from "../server.ts"
+import { createServer } from "node:http"
+import { type AddressInfo, connect } from "node:net"
+import { app, nodeApp } from "../server.ts"
 
 const get = (path: string, key?: string) =>
   Effect.gen(function*() {
@@ -39,3 +42,29 @@ layer(app.pipe(Layer.provideMerge(NodeHttpServer.layerTest)), { excludeTestServi
       }))
   }
 )
+
+it.live("on a Node server, a malformed request gets the error envelope at market time", () =>
+  Effect.gen(function*() {
+    const server = createServer()
+    yield* Layer.build(
+      nodeApp(server).pipe(Layer.provide(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
+    )
+    const port = (server.address() as AddressInfo).port
+    const raw = yield* Effect.callback<string>((resume) => {
+      const socket = connect(port, "127.0.0.1")
+      let received = ""
+      socket.setEncoding("latin1")
+      socket.on("data", (chunk: string) => (received += chunk))
+      socket.on("close", () => resume(Effect.succeed(received)))
+      socket.write("GARBAGE\r\n\r\n")
+    })
+    const [head = "", body = ""] = raw.split("\r\n\r\n")
+    assert.match(head, /^HTTP\/1\.1 400 /)
+    assert.match(head, /\r\nx-request-id: [0-9a-f-]{36}\r\n/)
+    const envelope = JSON.parse(body)
+    assert.strictEqual(envelope.error.code, "VALIDATION_ERROR")
+    const health = yield* Effect.promise(() =>
+      fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.json() as Promise<any>)
+    )
+    assert.strictEqual(envelope.timestamp, health.timestamp)
+  }).pipe(Effect.scoped))
