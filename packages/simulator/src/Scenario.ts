@@ -149,19 +149,22 @@ export const scenarioDefaults = {
   historyDays: 30
 } as const
 
-/** A scenario problem: where, what is wrong, and the value found there. */
+/**
+ * A scenario problem: where, what is wrong, and the value found there. Text that is not JSON has
+ * no value to show, and its issue has no `value` key (a missing field has one: `undefined`).
+ */
 export interface ScenarioIssue extends ValidationIssue {
-  readonly value: unknown
+  readonly value?: unknown
 }
+
+const describeIssue = (issue: ScenarioIssue): string =>
+  `  ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}` +
+  ("value" in issue ? ` (found ${JSON.stringify(issue.value)})` : "")
 
 export class InvalidScenario extends Error {
   readonly issues: ReadonlyArray<ScenarioIssue>
   constructor(issues: ReadonlyArray<ScenarioIssue>) {
-    super(
-      "invalid scenario:\n" +
-        issues.map((i) => `  ${i.path === "" ? "(root)" : i.path}: ${i.message} (found ${JSON.stringify(i.value)})`)
-          .join("\n")
-    )
+    super("invalid scenario:\n" + issues.map(describeIssue).join("\n"))
     this.name = "InvalidScenario"
     this.issues = issues
   }
@@ -269,7 +272,7 @@ export const parseScenario = (text: string): ScenarioFile => {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new InvalidScenario([{ path: "", message: `is not valid JSON: ${(error as Error).message}`, value: null }])
+    throw new InvalidScenario([{ path: "", message: `is not valid JSON: ${(error as Error).message}` }])
   }
   return decodeScenario(json)
 }

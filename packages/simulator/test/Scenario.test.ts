@@ -1,6 +1,7 @@
 // Proves the scenario file's decoding (contract section 12): the demo scenario and a JSON round trip of it decode
 // unchanged; each kind of bad field fails with `InvalidScenario` whose issues name the field's path AND the value
-// found there (and whose message shows both); several problems are reported together; keys left out take the
+// found there (and whose message shows both); text that is not JSON is refused with the parser's reason and no
+// value; several problems are reported together; keys left out take the
 // documented defaults in the running simulation. Each bad file is a valid file with one field broken, so the
 // issue can only come from that field.
 import { assert, describe, it } from "@effect/vitest"
@@ -244,6 +245,27 @@ describe("decodeScenario refuses, naming the field and the value", () => {
     assert.throws(() => parseScenario("{ seed: 7 }"), InvalidScenario, /not valid JSON/)
     expectOnlyIssue([], "", [])
     expectOnlyIssue(null, "", null)
+  })
+
+  it("text that is not JSON, with the parser's reason and no value to show", () => {
+    const text = "{ seed: 7 }"
+    const reason = (() => {
+      try {
+        JSON.parse(text)
+      } catch (error) {
+        return (error as Error).message
+      }
+      return assert.fail("the text parsed")
+    })()
+    try {
+      parseScenario(text)
+      assert.fail("accepted text that is not JSON")
+    } catch (error) {
+      assert.instanceOf(error, InvalidScenario)
+      const { issues, message } = error as InvalidScenario
+      assert.deepStrictEqual(issues, [{ path: "", message: `is not valid JSON: ${reason}` }])
+      assert.strictEqual(message, `invalid scenario:\n  (root): is not valid JSON: ${reason}`)
+    }
   })
 
   it("every problem of a file at once", () => {
