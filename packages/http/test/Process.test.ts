@@ -1,10 +1,10 @@
 // Proves the standalone server as an operator runs it, in real child processes: PORT, HOST and
-// SCENARIO are honoured and the address is logged; a bad scenario stops start-up with a message
-// naming the field and its value; a bad PORT, an address in use, and a scenario file that is not
-// JSON or cannot be read each stop it with one line and exit 1; a request Node's parser refuses is
-// answered with the error envelope in market time; SIGTERM lets a request in flight finish and
-// exits 0; and two fresh processes on one scenario, given the same calls, write the same event log
-// byte for byte.
+// SCENARIO are honoured and the address is logged; a bad scenario (a setting past its documented
+// range too) stops start-up with a message naming the field and its value; a bad PORT, an address
+// in use, and a scenario file that is not JSON or cannot be read each stop it with one line and
+// exit 1; a request Node's parser refuses is answered with the error envelope in market time;
+// SIGTERM lets a request in flight finish and exits 0; and two fresh processes on one scenario,
+// given the same calls, write the same event log byte for byte.
 import { assert, describe, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -100,6 +100,18 @@ describe("the standalone server", () => {
     assert.strictEqual(balance.code, 1)
     assert.include(balance.stderr, "accounts.0.wallets.0.balances.SOL")
     assert.include(balance.stderr, "\"1.0000000001\"")
+  }, 30_000)
+
+  it("refuses a setting past its documented range, naming the field and the value", async () => {
+    const refused = await refusal({
+      ...testScenario,
+      clock: { mode: "realtime", speed: 1e300 },
+      tokens: [{ symbol: "SOL", annualVolatility: 1e300 }]
+    })
+    assert.strictEqual(refused.code, 1)
+    assert.include(refused.stderr, "clock.speed: must be greater than 0 and at most 3600 (found 1e+300)")
+    assert.include(refused.stderr, "tokens.0.annualVolatility: must be between 0.0001 and 10")
+    assert.include(refused.stderr, "(found 1e+300)")
   }, 30_000)
 
   it("refuses a PORT that is not a port in one line, exit 1", async () => {

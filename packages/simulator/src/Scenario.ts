@@ -24,9 +24,55 @@ const perNetwork = <S extends Schema.Top>(value: S) =>
     arbitrum: Schema.optionalKey(value)
   })
 
-const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
-const Probability = Schema.Finite.check(
-  Schema.isBetween({ minimum: 0, maximum: 1 }, { message: "must be between 0 and 1" })
+/**
+ * The range of every numeric setting that has no natural one, bounds included (docs/simulator.md,
+ * "Ranges of the numeric settings"). Each is wider than any real market needs, and narrow enough
+ * that everything the world computes from it stays a finite number and every call that moves the
+ * world ends:
+ *
+ * - `speed`: an hour of market time a second. A day of the demo market takes about a third of a
+ *   second to run, so the realtime driver keeps up with a few percent of one core. Far above it,
+ *   each catch-up takes longer than the last while holding the world's lock (at 1e300, for ever).
+ * - `rateLimitPerMinute`: whole requests, one to a million a minute (more than a server answers);
+ *   the `RateLimit-Limit` header carries it as an integer.
+ * - `blockTimeMs`: a millisecond to an hour (the slowest real chain makes a block every 10
+ *   minutes); with 1000 confirmations a trade still completes within 43 days.
+ * - `annualVolatility`: 0.01% to 1000% a year. A walk's log price drifts by −σ²t/2, at most 12.3
+ *   over the longest history (90 days); at σ = 100 it is 1233 and the history's first prices
+ *   overflow to Infinity. A vanishing σ underflows the variance to 0 and makes activity NaN.
+ * - `usd` (`dailyVolumeUsd`, `liquidityUsd`): a dollar to a trillion dollars, like a whale. Sums of
+ *   volume, and what a price move books (depth × √(price ratio): about 1e24 between the price
+ *   bounds), stay finite, and the holder figures divide by the daily volume without overflowing.
+ */
+export const scenarioLimits = {
+  speed: { max: 3_600 },
+  rateLimitPerMinute: { min: 1, max: 1_000_000 },
+  blockTimeMs: { min: 1, max: 3_600_000 },
+  annualVolatility: { min: 0.0001, max: 10 },
+  usd: { min: 1, max: 1e12 }
+} as const
+
+/** A number from `minimum` to `maximum`; `range` is how the message says them. */
+const NumberBetween = (minimum: number, maximum: number, range: string) =>
+  Schema.Finite.check(Schema.isBetween({ minimum, maximum }, { message: `must be between ${range}` }))
+
+/**
+ * A whole number from `minimum` to `maximum`. Out of range is reported alone (the check aborts), so
+ * 1e300 gets one message, not a second one saying it is not a safe integer.
+ */
+const WholeNumberBetween = (minimum: number, maximum: number, range: string) =>
+  Schema.Finite.check(
+    Schema.isBetween({ minimum, maximum }, { message: `must be between ${range}` }).abort(),
+    Schema.isInt({ message: "must be a whole number" })
+  )
+
+const Probability = NumberBetween(0, 1, "0 and 1")
+/** A USD amount of a pool or a day's trading. */
+const UsdAmount = NumberBetween(scenarioLimits.usd.min, scenarioLimits.usd.max, "1 and 1e12 (USD)")
+const RequestsPerMinute = WholeNumberBetween(
+  scenarioLimits.rateLimitPerMinute.min,
+  scenarioLimits.rateLimitPerMinute.max,
+  "1 and 1000000 (requests a minute)"
 )
 
 /**
@@ -62,35 +108,44 @@ export const ClockSettings = Schema.Struct({
   mode: Schema.Literals(["manual", "realtime"]),
   start: Schema.optionalKey(StartInstant),
   /** Realtime only: market milliseconds per wall-clock millisecond. */
-  speed: Schema.optionalKey(PositiveFinite)
+  speed: Schema.optionalKey(
+    Schema.Finite.check(
+      Schema.isBetween({ minimum: 0, maximum: scenarioLimits.speed.max, exclusiveMinimum: true }, {
+        message: "must be greater than 0 and at most 3600"
+      })
+    )
+  )
 })
 
 export const NetworkSettings = Schema.Struct({
-  blockTimeMs: Schema.optionalKey(PositiveFinite.check(Schema.isInt({ message: "must be a whole number" }))),
+  blockTimeMs: Schema.optionalKey(
+    WholeNumberBetween(scenarioLimits.blockTimeMs.min, scenarioLimits.blockTimeMs.max, "1 and 3600000 (an hour)")
+  ),
   failureRate: Schema.optionalKey(Probability),
-  confirmations: Schema.optionalKey(
-    Schema.Finite.check(
-      Schema.isInt({ message: "must be a whole number" }),
-      Schema.isBetween({ minimum: 0, maximum: 1000 }, { message: "must be between 0 and 1000" })
-    )
-  )
+  confirmations: Schema.optionalKey(WholeNumberBetween(0, 1000, "0 and 1000"))
 })
 
 export const RateLimitSettings = Schema.Union([
   Schema.Boolean,
   Schema.Struct({
-    free: Schema.optionalKey(PositiveFinite),
-    pro: Schema.optionalKey(PositiveFinite),
-    unauthenticated: Schema.optionalKey(PositiveFinite)
+    free: Schema.optionalKey(RequestsPerMinute),
+    pro: Schema.optionalKey(RequestsPerMinute),
+    unauthenticated: Schema.optionalKey(RequestsPerMinute)
   })
 ])
 
 export const TokenSettings = Schema.Struct({
   symbol: Schema.String,
   priceUsd: Schema.optionalKey(PriceUsd),
-  annualVolatility: Schema.optionalKey(PositiveFinite),
-  dailyVolumeUsd: Schema.optionalKey(PositiveFinite),
-  liquidityUsd: Schema.optionalKey(perNetwork(PositiveFinite))
+  annualVolatility: Schema.optionalKey(
+    NumberBetween(
+      scenarioLimits.annualVolatility.min,
+      scenarioLimits.annualVolatility.max,
+      "0.0001 and 10 (0.01% to 1000% a year)"
+    )
+  ),
+  dailyVolumeUsd: Schema.optionalKey(UsdAmount),
+  liquidityUsd: Schema.optionalKey(perNetwork(UsdAmount))
 })
 
 export const ApiKeySettings = Schema.Struct({
@@ -131,12 +186,7 @@ export const ScenarioFile = Schema.Struct({
   clock: Schema.optionalKey(ClockSettings),
   rateLimits: Schema.optionalKey(RateLimitSettings),
   networks: Schema.optionalKey(perNetwork(NetworkSettings)),
-  historyDays: Schema.optionalKey(
-    Schema.Finite.check(
-      Schema.isInt({ message: "must be a whole number" }),
-      Schema.isBetween({ minimum: 1, maximum: 90 }, { message: "must be between 1 and 90" })
-    )
-  ),
+  historyDays: Schema.optionalKey(WholeNumberBetween(1, 90, "1 and 90")),
   tokens: Schema.optionalKey(Schema.Array(TokenSettings)),
   accounts: Schema.optionalKey(Schema.Array(AccountSettings))
 })
