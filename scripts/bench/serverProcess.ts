@@ -84,7 +84,7 @@ const handle = async (message: ServerRequest) => {
 const scenario = decodeScenario({
   ...demoScenario,
   clock: { mode: "manual", start: "2026-01-01T00:00:00Z" },
-  rateLimits: { free: 1e12, pro: 1e12, unauthenticated: 1e12 }
+  rateLimits: { free: 1e9, pro: 1e9, unauthenticated: 1e9 }
 })
 
 const listen = () => NodeHttpServer.layer(createServer, { port: 0, host: HOST })

@@ -46,7 +46,7 @@ const perNetwork = <S extends Schema.Top>(value: S) =>
  */
 export const scenarioLimits = {
   speed: { max: 3_600 },
-  rateLimitPerMinute: { min: 1, max: 1_000_000 },
+  rateLimitPerMinute: { min: 1, max: 1_000_000_000 },
   blockTimeMs: { min: 1, max: 3_600_000 },
   annualVolatility: { min: 0.0001, max: 10 },
   usd: { min: 1, max: 1e12 }
@@ -72,7 +72,7 @@ const UsdAmount = NumberBetween(scenarioLimits.usd.min, scenarioLimits.usd.max, 
 const RequestsPerMinute = WholeNumberBetween(
   scenarioLimits.rateLimitPerMinute.min,
   scenarioLimits.rateLimitPerMinute.max,
-  "1 and 1000000 (requests a minute)"
+  "1 and 1000000000 (requests a minute)"
 )
 
 /**

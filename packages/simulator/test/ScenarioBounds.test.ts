@@ -57,7 +57,7 @@ const bounded: ReadonlyArray<Bounded> = [
     minimum: rateLimitPerMinute.min,
     maximum: rateLimitPerMinute.max,
     whole: true,
-    message: /between 1 and 1000000/,
+    message: /between 1 and 1000000000 /,
     scenario: (value) => ({ rateLimits: { [plan]: value } })
   })),
   {
