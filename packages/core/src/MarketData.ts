@@ -6,7 +6,7 @@
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer } from "effect"
 import { invalid, type InvalidToken, RangeTooLarge, type ValidationFailed } from "./Errors.ts"
-import { type Currency, type Timeframe, timeframeMs } from "./Market.ts"
+import { type Currency, type MarketStats, type Timeframe, timeframeMs } from "./Market.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { MoneyDecimal } from "./Money.ts"
 import type { Network } from "./Network.ts"
@@ -18,7 +18,7 @@ import {
   trendingLimits,
   type TrendingQuery
 } from "./Requests.ts"
-import { resolveToken } from "./Token.ts"
+import { resolveToken, type Token } from "./Token.ts"
 
 const DAY_MS = 86_400_000
 
@@ -89,9 +89,45 @@ const finite = (figure: number): number => {
  * could not change them.
  */
 const inCurrency = (rate: Decimal): (usd: number | Decimal) => number =>
-  rate.eq(1)
-    ? (usd) => finite(typeof usd === "number" ? usd : usd.toNumber())
-    : (usd) => finite(new MoneyDecimal(usd).mul(rate).toNumber())
+  rate.eq(1) ? inUsd : (usd) => finite(new MoneyDecimal(usd).mul(rate).toNumber())
+
+const inUsd = (usd: number | Decimal): number => finite(typeof usd === "number" ? usd : usd.toNumber())
+
+/** The market-data record of `token` from its statistics, its figures in `convert`'s currency. */
+const snapshotOf = (
+  token: Token,
+  currency: Currency,
+  convert: (usd: number | Decimal) => number,
+  stats: MarketStats,
+  extended: boolean
+): MarketSnapshot => {
+  const basic = {
+    token: token.symbol,
+    price: convert(stats.priceUsd),
+    currency,
+    change24h: finite(stats.change24hPercent),
+    volume24h: convert(stats.volume24hUsd),
+    marketCap: convert(stats.marketCapUsd)
+  }
+  if (!extended) return basic
+  const volumeByNetwork: Partial<Record<Network, number>> = {}
+  for (const [network, usd] of Object.entries(stats.volumeByNetworkUsd) as Array<[Network, number]>) {
+    volumeByNetwork[network] = convert(usd)
+  }
+  return {
+    ...basic,
+    extended: {
+      volumeByNetwork,
+      buyVolume24h: convert(stats.buyVolume24hUsd),
+      sellVolume24h: convert(stats.sellVolume24hUsd),
+      holders: { count: finite(stats.holders.count), top10Percent: finite(stats.holders.top10Percent) },
+      whaleActivity: {
+        transactions24h: finite(stats.whaleActivity.transactions24h),
+        netFlow24h: convert(stats.whaleActivity.netFlow24hUsd)
+      }
+    }
+  }
+}
 
 export class MarketData extends Context.Service<MarketData, {
   readonly snapshot: (
@@ -107,38 +143,23 @@ export class MarketData extends Context.Service<MarketData, {
       const feed = yield* PriceFeed
       const clock = yield* MarketClock
 
-      const snapshot = Effect.fnUntraced(function*(query: MarketDataQuery, extended: boolean) {
-        const token = yield* resolveToken(query.token, query.network)
-        const currency = query.currency ?? "USD"
-        const convert = inCurrency(yield* feed.fxRate(currency))
-        const stats = yield* feed.stats(token.symbol, query.network)
-        const basic = {
-          token: token.symbol,
-          price: convert(stats.priceUsd),
-          currency,
-          change24h: finite(stats.change24hPercent),
-          volume24h: convert(stats.volume24hUsd),
-          marketCap: convert(stats.marketCapUsd)
-        }
-        if (!extended) return basic satisfies MarketSnapshot
-        const volumeByNetwork: Partial<Record<Network, number>> = {}
-        for (const [network, usd] of Object.entries(stats.volumeByNetworkUsd) as Array<[Network, number]>) {
-          volumeByNetwork[network] = convert(usd)
-        }
-        return {
-          ...basic,
-          extended: {
-            volumeByNetwork,
-            buyVolume24h: convert(stats.buyVolume24hUsd),
-            sellVolume24h: convert(stats.sellVolume24hUsd),
-            holders: { count: finite(stats.holders.count), top10Percent: finite(stats.holders.top10Percent) },
-            whaleActivity: {
-              transactions24h: finite(stats.whaleActivity.transactions24h),
-              netFlow24h: convert(stats.whaleActivity.netFlow24hUsd)
-            }
-          }
-        } satisfies MarketSnapshot
-      })
+      /** USD figures need no rate: every figure the feed gives is in USD. */
+      const converterTo = (currency: Currency) =>
+        currency === "USD" ? Effect.succeed(inUsd) : Effect.map(feed.fxRate(currency), inCurrency)
+
+      // A chain rather than a generator: this runs on every market-data request.
+      const snapshot = (query: MarketDataQuery, extended: boolean) =>
+        Effect.flatMap(resolveToken(query.token, query.network), (token) => {
+          const currency = query.currency ?? "USD"
+          return Effect.flatMap(
+            converterTo(currency),
+            (convert) =>
+              Effect.map(
+                feed.stats(token.symbol, query.network),
+                (stats) => snapshotOf(token, currency, convert, stats, extended)
+              )
+          )
+        })
 
       const chart = Effect.fn("MarketData.chart")(function*(query: ChartQuery) {
         const token = yield* resolveToken(query.token, query.network)

