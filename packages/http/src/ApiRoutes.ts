@@ -6,11 +6,10 @@
  * It does what `HttpApiBuilder.layer` does for the endpoints this server has (params, headers and
  * query decoded by the endpoint's schemas under the definition's parse options, a JSON body
  * decoded likewise, decoding failures as `HttpApiSchemaError` for the middlewares to answer, the
- * endpoint's middlewares applied in the same order), in half the time per request. The builder
- * spent about 5.5 µs on each request on top of the router (an `Effect.gen`, error reporting, an
- * error encoder, and a copy of every service the handler group was built with into the request's
- * context); answering `GET /v1/market-data` needs under 8 µs in all. The measurements are in
- * `docs/performance.md`.
+ * endpoint's middlewares applied in the same order), for about 1 µs of CPU per request on top of
+ * the router where the builder spent 5.5–6 µs (an `Effect.gen`, error reporting, an error encoder,
+ * and a copy of every service the handler group was built with into the request's context). The
+ * measurements are in `docs/performance.md`.
  *
  * What it asks of handlers in return, all checked when the layer is built or by the end-to-end
  * tests:
@@ -36,14 +35,17 @@ import { isApiError } from "./api/ApiErrors.ts"
 /** The message of the issue a body that is not JSON fails with (as `HttpApiBuilder` words it). */
 export const UNPARSEABLE_BODY = "Expected a valid JSON body"
 
+/** A handler as `HttpApiBuilder.group` registers it. */
+interface RegisteredHandler {
+  readonly endpoint: HttpApiEndpoint.Top
+  readonly handler: (request: never) => Effect.Effect<unknown, unknown>
+  readonly isRaw: boolean
+  readonly uninterruptible: boolean
+}
+
 /** What `HttpApiBuilder.group` puts in context for its group (internal to Effect, pinned with it). */
 interface RegisteredGroup {
-  readonly handlers: ReadonlyMap<string, {
-    readonly endpoint: HttpApiEndpoint.Top
-    readonly handler: (request: never) => Effect.Effect<unknown, unknown>
-    readonly isRaw: boolean
-    readonly uninterruptible: boolean
-  }>
+  readonly handlers: ReadonlyMap<string, RegisteredHandler>
 }
 
 type Middleware = (
@@ -179,7 +181,7 @@ const notAResponse = (endpoint: HttpApiEndpoint.Top) =>
 const routeOf = (
   api: HttpApi.Top,
   group: HttpApiGroup.Top,
-  registered: RegisteredGroup["handlers"] extends ReadonlyMap<string, infer H> ? H : never,
+  registered: RegisteredHandler,
   middlewares: Context.Context<never>
 ) => {
   const { endpoint } = registered
