@@ -79,12 +79,13 @@ const classByStatus = {
 } as const
 type ClassByStatus = typeof classByStatus
 
+type ApiErrorStatus = keyof ClassByStatus
+
 const apiErrorClasses = [...Object.values(classByStatus), ...bodyErrors]
 
 /** Whether `u` is one of the API's errors, whose fields are the error envelope. */
 export const isApiError = (u: unknown): u is InstanceType<(typeof apiErrorClasses)[number]> =>
   apiErrorClasses.some((ErrorClass) => u instanceof ErrorClass)
-type ApiErrorStatus = keyof ClassByStatus
 
 /** The response class a domain error becomes, decided by its code's status in the catalogue. */
 export type ApiErrorOf<E extends { readonly code: ErrorCode }> = (typeof errorCatalogue)[E["code"]]["status"] extends
