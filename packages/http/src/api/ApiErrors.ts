@@ -78,7 +78,6 @@ const classByStatus = {
   429: TooManyRequests
 } as const
 type ClassByStatus = typeof classByStatus
-
 type ApiErrorStatus = keyof ClassByStatus
 
 const apiErrorClasses = [...Object.values(classByStatus), ...bodyErrors]
