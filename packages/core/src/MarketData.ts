@@ -143,22 +143,32 @@ export class MarketData extends Context.Service<MarketData, {
       const feed = yield* PriceFeed
       const clock = yield* MarketClock
 
-      /** USD figures need no rate: every figure the feed gives is in USD. */
-      const converterTo = (currency: Currency) =>
-        currency === "USD" ? Effect.succeed(inUsd) : Effect.map(feed.fxRate(currency), inCurrency)
+      /**
+       * The USD records built from each stats object the feed handed out. A feed hands out one
+       * object while its market stands still, so between two ticks each record is built once, and
+       * is the same object every time: a caller that renders it can render it once too.
+       */
+      const usdRecords = new WeakMap<MarketStats, { basic?: MarketSnapshot; extended?: MarketSnapshot }>()
+      const usdSnapshotOf = (token: Token, stats: MarketStats, extended: boolean): MarketSnapshot => {
+        let records = usdRecords.get(stats)
+        if (records === undefined) usdRecords.set(stats, records = {})
+        return extended
+          ? records.extended ??= snapshotOf(token, "USD", inUsd, stats, true)
+          : records.basic ??= snapshotOf(token, "USD", inUsd, stats, false)
+      }
 
-      // A chain rather than a generator: this runs on every market-data request.
+      // A chain rather than a generator: this runs on every market-data request. USD figures need
+      // no rate: every figure the feed gives is in USD.
       const snapshot = (query: MarketDataQuery, extended: boolean) =>
         Effect.flatMap(resolveToken(query.token, query.network), (token) => {
           const currency = query.currency ?? "USD"
-          return Effect.flatMap(
-            converterTo(currency),
-            (convert) =>
-              Effect.map(
-                feed.stats(token.symbol, query.network),
-                (stats) => snapshotOf(token, currency, convert, stats, extended)
-              )
-          )
+          const statsNow = feed.stats(token.symbol, query.network)
+          return currency === "USD"
+            ? Effect.map(statsNow, (stats) => usdSnapshotOf(token, stats, extended))
+            : Effect.flatMap(
+              feed.fxRate(currency),
+              (rate) => Effect.map(statsNow, (stats) => snapshotOf(token, currency, inCurrency(rate), stats, extended))
+            )
         })
 
       const chart = Effect.fn("MarketData.chart")(function*(query: ChartQuery) {

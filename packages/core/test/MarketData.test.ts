@@ -1,6 +1,7 @@
 // Proves that market data answers only finite numbers: a price feed that produces an infinite or NaN figure makes the
 // request fail as a defect instead of answering a field JSON would write as null. Runs the use cases on a stub feed
-// whose figures are finite but for the one under test.
+// whose figures are finite but for the one under test. Then that a USD record is one object for as long as the feed
+// hands out one stats object, and a new one once the figures move.
 import { assert, describe, it } from "@effect/vitest"
 import { Decimal } from "decimal.js"
 import { Cause, Effect, Exit, Layer } from "effect"
@@ -95,4 +96,49 @@ describe("market figures", () => {
         assert.isTrue(isDefect(exit), String(exit))
       }).pipe(Effect.provide(marketData(change))))
   }
+})
+
+describe("USD records between two ticks", () => {
+  /** A feed that hands out `current` until the test replaces it, as a market standing still between ticks. */
+  let current: MarketStats = stats
+  const feed = MarketData.layer.pipe(
+    Layer.provide(Layer.succeed(PriceFeed, {
+      priceUsd: () => Effect.succeed(current.priceUsd),
+      stats: () => Effect.succeed(current),
+      candles: () => Effect.succeed([candle]),
+      trending: () => Effect.succeed(ranking),
+      fxRate: (currency) => Effect.succeed(new Decimal(currency === "USD" ? 1 : 0.9))
+    })),
+    Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(T0) }))
+  )
+
+  it.effect("are one object per stats object and view, and new once the figures move", () =>
+    Effect.gen(function*() {
+      current = stats
+      const market = yield* MarketData
+      const basic = yield* market.snapshot({ token: "SOL" }, false)
+      const extended = yield* market.snapshot({ token: "SOL" }, true)
+      assert.strictEqual(yield* market.snapshot({ token: "SOL", currency: "USD" }, false), basic)
+      assert.strictEqual(yield* market.snapshot({ token: "SOL" }, true), extended)
+      assert.notStrictEqual(basic, extended)
+      assert.isUndefined(basic.extended)
+      assert.strictEqual(extended.extended?.buyVolume24h, 600_000)
+
+      current = { ...stats, priceUsd: new Decimal(150) }
+      const moved = yield* market.snapshot({ token: "SOL" }, false)
+      assert.notStrictEqual(moved, basic)
+      assert.strictEqual(moved.price, 150)
+      assert.strictEqual(basic.price, 140)
+    }).pipe(Effect.provide(feed)))
+
+  it.effect("in another currency are built for each request", () =>
+    Effect.gen(function*() {
+      current = stats
+      const market = yield* MarketData
+      const first = yield* market.snapshot({ token: "SOL", currency: "EUR" }, false)
+      const second = yield* market.snapshot({ token: "SOL", currency: "EUR" }, false)
+      assert.notStrictEqual(first, second)
+      assert.deepStrictEqual(first, second)
+      assert.strictEqual(first.price, 126)
+    }).pipe(Effect.provide(feed)))
 })
