@@ -85,6 +85,8 @@ export interface Reply {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   readonly body: any
+  /** The body as sent. */
+  readonly text: string
 }
 
 /** One request; a JSON body is parsed, any other is kept as text. */
@@ -126,7 +128,8 @@ export const call = (
     return {
       status: response.status,
       headers: response.headers,
-      body: text === "" ? undefined : json ? JSON.parse(text) : text
+      body: text === "" ? undefined : json ? JSON.parse(text) : text,
+      text
     }
   }).pipe(Effect.orDie)
 

@@ -14,13 +14,13 @@ const identity = <A>(a: A): A => a
 
 export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
   Effect.gen(function*() {
-    const { respond } = yield* makeResponder
+    const { respond, respondStable } = yield* makeResponder
     const market = yield* MarketData
     return handlers
       .handle("marketData", ({ query }) =>
         Effect.flatMap(MaybePrincipal, (caller) => {
           const extended = Option.exists(caller, (p) => p.scopes.includes("read"))
-          return respond(market.snapshot(query, extended), identity)
+          return respondStable(market.snapshot(query, extended))
         }))
       .handle("trending", ({ query }) => respond(market.trending(query), identity))
   }))

@@ -37,6 +37,14 @@ export interface Responder {
     view: (a: A) => B,
     status?: SuccessStatus
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
+  /**
+   * As `respond` without a view, for a use case that answers the same object until its data
+   * changes (market data between two ticks): each object is rendered to JSON once, and each
+   * response only wraps that JSON in the envelope.
+   */
+  readonly respondStable: <A extends object, E extends DomainError, R>(
+    effect: Effect.Effect<A, E, R>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
 }
 
 const enveloped = <A>(data: A, ms: number): Enveloped<A> => ({ success: true, data, timestamp: toIso(ms) })
@@ -52,5 +60,21 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
     view: (a: A) => B,
     status: SuccessStatus = 200
   ) => orApiError(Effect.flatMap(effect, (a) => ok(view(a), status)))
-  return { envelope, ok, orApiError, respond }
+  const rendered = new WeakMap<object, string>()
+  const renderedOnce = (data: object): string => {
+    let json = rendered.get(data)
+    if (json === undefined) rendered.set(data, json = JSON.stringify(data))
+    return json
+  }
+  // The envelope's JSON as `JSON.stringify` writes it: these keys in this order, and an ISO
+  // timestamp, which has nothing to escape.
+  const respondStable = <A extends object, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
+    orApiError(
+      Effect.flatMap(effect, (data) =>
+        Effect.map(clock.now, (ms) =>
+          HttpServerResponse.text(`{"success":true,"data":${renderedOnce(data)},"timestamp":"${toIso(ms)}"}`, {
+            contentType: "application/json"
+          })))
+    )
+  return { envelope, ok, orApiError, respond, respondStable }
 })
