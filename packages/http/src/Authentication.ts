@@ -101,11 +101,11 @@ const makeRefusals = Effect.gen(function*() {
   const refuseKey = (error: UnauthorizedKey) =>
     Effect.flatMap(
       HttpServerRequest.HttpServerRequest,
-      (request) => Effect.andThen(Effect.catch(limiter.admit(addressCaller(request)), refuse), refuse(error))
+      (request) => limiter.admitThen(addressCaller(request), refuse(error), refuse)
     )
   /** Counts one request of `caller`, then runs `effect`; over the limit, 429 instead. */
   const admitThen = <A, E, R>(caller: Caller, effect: Effect.Effect<A, E, R>) =>
-    Effect.andThen(Effect.catch(limiter.admit(caller), refuse), effect)
+    limiter.admitThen(caller, effect, refuse)
   return { admitThen, refuse, refuseKey }
 })
 

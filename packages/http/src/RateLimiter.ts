@@ -61,9 +61,15 @@ const makeRateLimiter = Effect.gen(function*() {
     for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key)
   }
 
-  const admit = (caller: Caller): Effect.Effect<void, RateLimited> =>
+  // One step for the whole decision, rather than a counting effect with a recovery: this runs on
+  // every request.
+  const admitThen = <A, E, R, E2>(
+    caller: Caller,
+    effect: Effect.Effect<A, E, R>,
+    refuse: (limited: RateLimited) => Effect.Effect<never, E2>
+  ): Effect.Effect<A, E | E2, R> =>
     settings.enabled
-      ? Effect.withFiber((fiber) => {
+      ? Effect.withFiber<A, E | E2, R>((fiber) => {
         const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
         const limit = caller._tag === "Key" ? settings.perMinute[caller.plan] : settings.perMinute.unauthenticated
         const key = caller._tag === "Key" ? `key:${caller.keyId}` : `ip:${caller.address}`
@@ -82,19 +88,23 @@ const makeRateLimiter = Effect.gen(function*() {
           fiber.context,
           (_request, response) => Effect.succeed(withHeaders(response, limit, remaining, resetSeconds, over))
         )
-        return over ? Effect.fail(new RateLimited({ retryAfterSeconds: resetSeconds })) : Effect.void
+        return over ? refuse(new RateLimited({ retryAfterSeconds: resetSeconds })) : effect
       })
-      : Effect.void
+      : effect
 
-  return { admit }
+  return { admitThen }
 })
 
 export class RateLimiter extends Context.Service<RateLimiter, {
   /**
-   * Counts one request of `caller`; fails `RateLimited` past the limit. The headers are added to
-   * whatever response the request ends with, success or error.
+   * Counts one request of `caller`, then runs `effect`; past the limit, `refuse` instead. The
+   * headers are added to whatever response the request ends with, success or error.
    */
-  readonly admit: (caller: Caller) => Effect.Effect<void, RateLimited>
+  readonly admitThen: <A, E, R, E2>(
+    caller: Caller,
+    effect: Effect.Effect<A, E, R>,
+    refuse: (limited: RateLimited) => Effect.Effect<never, E2>
+  ) => Effect.Effect<A, E | E2, R>
 }>()("@swapdesk/http/RateLimiter") {
   static readonly layer = Layer.effect(RateLimiter, makeRateLimiter)
 }
