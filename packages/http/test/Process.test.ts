@@ -100,6 +100,13 @@ describe("the standalone server", () => {
     assert.strictEqual(balance.code, 1)
     assert.include(balance.stderr, "accounts.0.wallets.0.balances.SOL")
     assert.include(balance.stderr, "\"1.0000000001\"")
+    const stablecoin = await refusal({ ...testScenario, tokens: [{ symbol: "USDC", priceUsd: 0.97 }] })
+    assert.strictEqual(stablecoin.code, 1)
+    assert.include(
+      stablecoin.stderr,
+      "tokens.0.priceUsd: cannot be set on a stablecoin: USDC starts on its peg of 1 USD"
+    )
+    assert.include(stablecoin.stderr, "(found 0.97)")
   }, 30_000)
 
   it("refuses a setting past its documented range, naming the field and the value", async () => {

@@ -14,6 +14,7 @@ import {
   type ValidationIssue
 } from "@swapdesk/core"
 import { Option, Result, Schema, SchemaIssue } from "effect"
+import { defaultMarketParams } from "./market/MarketParams.ts"
 
 /** An object keyed by network, each key optional. */
 const perNetwork = <S extends Schema.Top>(value: S) =>
@@ -231,7 +232,30 @@ const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
 
 const toIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** Rules the schema cannot see: tokens exist, balances fit their token, ids and keys are unique. */
+/**
+ * A stablecoin's price is its peg: it starts there and mean-reverts around it, so a `priceUsd`
+ * override would be accepted and never used. It is refused instead, pointing at the way to take a
+ * stablecoin off its peg (docs/decisions.md).
+ */
+const stablecoinPriceIssue = (
+  symbol: string,
+  override: typeof TokenSettings.Type,
+  i: number
+): ScenarioIssue | undefined => {
+  const peg = defaultMarketParams.find((p) => p.symbol === symbol)?.peg
+  if (override.priceUsd === undefined || peg === undefined) return undefined
+  return {
+    path: `tokens.${i}.priceUsd`,
+    message: `cannot be set on a stablecoin: ${symbol} starts on its peg of ${peg} USD ` +
+      `(PUT /v1/sim/prices/${symbol} moves it off the peg once the world runs)`,
+    value: override.priceUsd
+  }
+}
+
+/**
+ * Rules the schema cannot see: tokens exist, balances fit their token, ids and keys are unique, and
+ * no override sets what the market would not use.
+ */
 const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
   const issues: Array<ScenarioIssue> = []
   const accountIds = new Set<string>()
@@ -249,6 +273,8 @@ const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
       issues.push({ path: `tokens.${i}.symbol`, message: `lists ${symbol} twice`, value: t.symbol })
     }
     tokenSymbols.add(symbol)
+    const unusedPrice = stablecoinPriceIssue(symbol, t, i)
+    if (unusedPrice !== undefined) issues.push(unusedPrice)
     for (const [network, depth] of Object.entries(t.liquidityUsd ?? {})) {
       if (addresses[network as Network] === undefined) {
         issues.push({

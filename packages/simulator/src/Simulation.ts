@@ -49,6 +49,10 @@ const mergeTokenParams = (scenario: ScenarioFile): ReadonlyArray<TokenMarketPara
   defaultMarketParams.map((params) => {
     const override = scenario.tokens?.find((t) => t.symbol.toUpperCase() === params.symbol)
     if (override === undefined) return params
+    // The scenario was decoded and cross-checked, which refuses a stablecoin's price: one here is a defect.
+    if (params.peg !== undefined && override.priceUsd !== undefined) {
+      throw new Error(`${params.symbol} is pegged: its priceUsd ${override.priceUsd} would be ignored`)
+    }
     return {
       ...params,
       ...(override.priceUsd === undefined ? {} : { priceUsd: override.priceUsd }),

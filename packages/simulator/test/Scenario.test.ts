@@ -325,6 +325,27 @@ describe("decodeScenario refuses what the simulation could not run", () => {
       /twice/
     )
   })
+
+  it("a price for a stablecoin, even its peg (it starts on its peg: the price would be ignored)", () => {
+    for (const [symbol, price] of [["USDC", 0.97], ["USDT", 1], ["dai", 1.2]] as const) {
+      const ticker = symbol.toUpperCase()
+      expectOnlyIssue(
+        broken((s) => (s.tokens = [{ symbol, priceUsd: price }])),
+        "tokens.0.priceUsd",
+        price,
+        new RegExp(`stablecoin: ${ticker} starts on its peg of 1 USD \\(PUT /v1/sim/prices/${ticker} moves it off`)
+      )
+    }
+    // Its other settings are used, and the world starts with it on its peg.
+    const sim = new Simulation(
+      decodeScenario(
+        broken((s) => (s.tokens = [{ symbol: "USDC", annualVolatility: 0.5, liquidityUsd: { solana: 1_000_000 } }]))
+      )
+    )
+    assert.approximately(sim.market.priceUsd("USDC"), 1, 0.004)
+    // A scenario that skipped decoding cannot slip one through.
+    assert.throws(() => new Simulation({ tokens: [{ symbol: "USDC", priceUsd: 0.97 }] }), /USDC is pegged/)
+  })
 })
 
 /** The first trade id and the BONK price of a world with this seed. */

@@ -172,11 +172,14 @@ describe("every numeric scenario setting is bounded", () => {
   })
 })
 
-/** Every token at one calibration, with a pool of `poolUsd` on each network it exists on. */
+/**
+ * Every token at one calibration, with a pool of `poolUsd` on each network it exists on. Stablecoins keep their
+ * peg: their price cannot be set.
+ */
 const everyToken = (priceUsd: number, volatility: number, volumeUsd: number, poolUsd: number) =>
   tokens.map((token) => ({
     symbol: token.symbol,
-    priceUsd,
+    ...(defaultMarketParams.find((p) => p.symbol === token.symbol)?.peg === undefined ? { priceUsd } : {}),
     annualVolatility: volatility,
     dailyVolumeUsd: volumeUsd,
     liquidityUsd: Object.fromEntries(networks.filter((n) => isTradableOn(token, n)).map((n) => [n, poolUsd]))
