@@ -233,23 +233,33 @@ const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
 const toIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
- * A stablecoin's price is its peg: it starts there and mean-reverts around it, so a `priceUsd`
- * override would be accepted and never used. It is refused instead, pointing at the way to take a
- * stablecoin off its peg (docs/decisions.md).
+ * Overrides the market would accept and never use, refused instead (docs/decisions.md). A
+ * stablecoin's price is its peg: it starts there and mean-reverts around it. A wrapper that tracks
+ * another token (WETH) has no price process of its own, so neither a price nor a volatility.
  */
-const stablecoinPriceIssue = (
-  symbol: string,
-  override: typeof TokenSettings.Type,
-  i: number
-): ScenarioIssue | undefined => {
-  const peg = defaultMarketParams.find((p) => p.symbol === symbol)?.peg
-  if (override.priceUsd === undefined || peg === undefined) return undefined
-  return {
-    path: `tokens.${i}.priceUsd`,
-    message: `cannot be set on a stablecoin: ${symbol} starts on its peg of ${peg} USD ` +
-      `(PUT /v1/sim/prices/${symbol} moves it off the peg once the world runs)`,
-    value: override.priceUsd
+const unusedOverrides = (symbol: string, override: typeof TokenSettings.Type, i: number): Array<ScenarioIssue> => {
+  const calibration = defaultMarketParams.find((p) => p.symbol === symbol)
+  const issues: Array<ScenarioIssue> = []
+  if (calibration?.peg !== undefined && override.priceUsd !== undefined) {
+    issues.push({
+      path: `tokens.${i}.priceUsd`,
+      message: `cannot be set on a stablecoin: ${symbol} starts on its peg of ${calibration.peg} USD ` +
+        `(PUT /v1/sim/prices/${symbol} moves it off the peg once the world runs)`,
+      value: override.priceUsd
+    })
   }
+  const target = calibration?.tracks
+  if (target !== undefined) {
+    for (const key of ["priceUsd", "annualVolatility"] as const) {
+      if (override[key] === undefined) continue
+      issues.push({
+        path: `tokens.${i}.${key}`,
+        message: `cannot be set on ${symbol}: it tracks ${target}'s price exactly (set ${target}'s instead)`,
+        value: override[key]
+      })
+    }
+  }
+  return issues
 }
 
 /**
@@ -273,8 +283,7 @@ const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
       issues.push({ path: `tokens.${i}.symbol`, message: `lists ${symbol} twice`, value: t.symbol })
     }
     tokenSymbols.add(symbol)
-    const unusedPrice = stablecoinPriceIssue(symbol, t, i)
-    if (unusedPrice !== undefined) issues.push(unusedPrice)
+    issues.push(...unusedOverrides(symbol, t, i))
     for (const [network, depth] of Object.entries(t.liquidityUsd ?? {})) {
       if (addresses[network as Network] === undefined) {
         issues.push({

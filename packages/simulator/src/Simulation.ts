@@ -49,9 +49,13 @@ const mergeTokenParams = (scenario: ScenarioFile): ReadonlyArray<TokenMarketPara
   defaultMarketParams.map((params) => {
     const override = scenario.tokens?.find((t) => t.symbol.toUpperCase() === params.symbol)
     if (override === undefined) return params
-    // The scenario was decoded and cross-checked, which refuses a stablecoin's price: one here is a defect.
+    // The scenario was decoded and cross-checked, which refuses settings the market would not use:
+    // one here is a defect.
     if (params.peg !== undefined && override.priceUsd !== undefined) {
       throw new Error(`${params.symbol} is pegged: its priceUsd ${override.priceUsd} would be ignored`)
+    }
+    if (params.tracks !== undefined && (override.priceUsd ?? override.annualVolatility) !== undefined) {
+      throw new Error(`${params.symbol} tracks ${params.tracks}: its price and volatility would be ignored`)
     }
     return {
       ...params,

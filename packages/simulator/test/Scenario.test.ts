@@ -346,6 +346,30 @@ describe("decodeScenario refuses what the simulation could not run", () => {
     // A scenario that skipped decoding cannot slip one through.
     assert.throws(() => new Simulation({ tokens: [{ symbol: "USDC", priceUsd: 0.97 }] }), /USDC is pegged/)
   })
+
+  it("a price or a volatility for WETH (it tracks ETH: both would be ignored)", () => {
+    expectOnlyIssue(
+      broken((s) => (s.tokens = [{ symbol: "weth", priceUsd: 5 }])),
+      "tokens.0.priceUsd",
+      5,
+      /cannot be set on WETH: it tracks ETH's price exactly \(set ETH's instead\)/
+    )
+    expectOnlyIssue(
+      broken((s) => (s.tokens = [{ symbol: "WETH", annualVolatility: 2 }])),
+      "tokens.0.annualVolatility",
+      2,
+      /tracks ETH/
+    )
+    // Its own volume and pools are used; set on ETH, the price moves both.
+    const sim = new Simulation(
+      decodeScenario(
+        broken((s) => (s.tokens = [{ symbol: "ETH", priceUsd: 5 }, { symbol: "WETH", dailyVolumeUsd: 1_000_000 }]))
+      )
+    )
+    assert.strictEqual(sim.market.priceUsd("WETH"), 5)
+    assert.strictEqual(sim.market.priceUsd("ETH"), 5)
+    assert.throws(() => new Simulation({ tokens: [{ symbol: "WETH", annualVolatility: 2 }] }), /WETH tracks ETH/)
+  })
 })
 
 /** The first trade id and the BONK price of a world with this seed. */

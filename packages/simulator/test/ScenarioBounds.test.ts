@@ -174,16 +174,19 @@ describe("every numeric scenario setting is bounded", () => {
 
 /**
  * Every token at one calibration, with a pool of `poolUsd` on each network it exists on. Stablecoins keep their
- * peg: their price cannot be set.
+ * peg (their price cannot be set), and WETH follows ETH (neither its price nor its volatility can be).
  */
 const everyToken = (priceUsd: number, volatility: number, volumeUsd: number, poolUsd: number) =>
-  tokens.map((token) => ({
-    symbol: token.symbol,
-    ...(defaultMarketParams.find((p) => p.symbol === token.symbol)?.peg === undefined ? { priceUsd } : {}),
-    annualVolatility: volatility,
-    dailyVolumeUsd: volumeUsd,
-    liquidityUsd: Object.fromEntries(networks.filter((n) => isTradableOn(token, n)).map((n) => [n, poolUsd]))
-  }))
+  tokens.map((token) => {
+    const calibration = defaultMarketParams.find((p) => p.symbol === token.symbol)
+    return {
+      symbol: token.symbol,
+      ...(calibration?.peg === undefined && calibration?.tracks === undefined ? { priceUsd } : {}),
+      ...(calibration?.tracks === undefined ? { annualVolatility: volatility } : {}),
+      dailyVolumeUsd: volumeUsd,
+      liquidityUsd: Object.fromEntries(networks.filter((n) => isTradableOn(token, n)).map((n) => [n, poolUsd]))
+    }
+  })
 
 /**
  * A realtime world (driven through `advanceTo`, as the server's driver does) with every bounded setting at one
