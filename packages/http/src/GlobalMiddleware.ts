@@ -86,6 +86,19 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>): boolean =>
       error.reason.reason === "BodyTooLarge"
   })
 
+/**
+ * Whether `cause` is only the client hanging up before its answer: the platform interrupts a
+ * request whose connection closed (`ClientAbort`), and a body still being read fails first when
+ * Node aborts the request (`ECONNRESET`). Anything else in the cause is a failure of the server's.
+ */
+const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.length > 0 && cause.reasons.every((reason) => {
+    if (reason._tag === "Interrupt") return reason.annotations.has(HttpServerError.ClientAbort.key)
+    const error = reason._tag === "Fail" ? reason.error : reason.defect
+    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+      (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
+  })
+
 /** What every response carries: its request id, and on a 401 the challenge. */
 const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string) =>
   response.status === 401
@@ -163,6 +176,8 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
           return unrouted(request) ?? envelope("NOT_FOUND", `no resource at ${pathOf(request.url)}`)
         }
         if (isBodyTooLarge(cause)) return tooLarge()
+        // Nothing failed here, and no one is left to read an answer: 499, as nginx logs it, is never sent.
+        if (isClientGone(cause)) return Effect.succeed(HttpServerResponse.empty({ status: 499 }))
         return Effect.andThen(
           Effect.sync(() => console.error(`request ${requestId} failed:\n${Cause.pretty(cause)}`)),
           envelope("INTERNAL_ERROR", `something went wrong; quote request id ${requestId} when reporting it`)

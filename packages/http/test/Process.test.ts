@@ -2,9 +2,10 @@
 // SCENARIO are honoured and the address is logged; a bad scenario (a setting past its documented
 // range too) stops start-up with a message naming the field and its value; a bad PORT, an address
 // in use, and a scenario file that is not JSON or cannot be read each stop it with one line and
-// exit 1; a request Node's parser refuses is answered with the error envelope in market time;
-// SIGTERM lets a request in flight finish and exits 0; and two fresh processes on one scenario,
-// given the same calls, write the same event log byte for byte.
+// exit 1; a request Node's parser refuses is answered with the error envelope in market time; a
+// client that hangs up in the middle of a body (reset, or half-closed and answered 400) leaves
+// nothing in the log; SIGTERM lets a request in flight finish and exits 0; and two fresh processes
+// on one scenario, given the same calls, write the same event log byte for byte.
 import { assert, describe, it } from "@effect/vitest"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -178,6 +179,40 @@ describe("the standalone server", () => {
       running.child.kill("SIGTERM")
       await running.exited
     }
+  }, 30_000)
+
+  it("a client that hangs up in the middle of a body is no server failure: nothing is logged", async () => {
+    const running = await start({ SCENARIO: writeScenario("hangup.json", testScenario) })
+    const closed = new Promise((done) => running.child.once("close", done))
+    const port = Number(new URL(running.baseUrl).port)
+    /** Headers announcing 1000 bytes, a few of them, then `hangUp`; what the server sent before the close. */
+    const truncated = (path: string, hangUp: "reset" | "half-close") =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, "127.0.0.1")
+        let received = ""
+        socket.setEncoding("latin1")
+        socket.on("data", (chunk: string) => (received += chunk))
+        socket.on("error", () => undefined)
+        socket.on("close", () => resolve(received))
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${keys.aliceAll}\r\n` +
+            `Content-Type: application/json\r\nX-Request-Id: hangup-${hangUp}\r\nContent-Length: 1000\r\n\r\n{"ms":`,
+          () => (hangUp === "reset" ? socket.destroy() : socket.end())
+        )
+      })
+    try {
+      // A simulator route reads the body at once; /v1/trades only once the key is authenticated.
+      for (const path of ["/v1/sim/clock/advance", "/v1/trades"]) {
+        assert.strictEqual(await truncated(path, "reset"), "")
+        // Half-closed, the connection is still there to hear that the body is incomplete.
+        assert.match(await truncated(path, "half-close"), /^HTTP\/1\.1 400 /)
+      }
+      assert.strictEqual((await json(running, "GET", "/v1/health")).status, 200)
+    } finally {
+      running.child.kill("SIGTERM")
+      await closed
+    }
+    assert.notMatch(running.output(), /failed|INTERNAL_ERROR|Interrupt|aborted/, running.output())
   }, 30_000)
 
   it("on SIGTERM finishes the request in flight and exits 0", async () => {
