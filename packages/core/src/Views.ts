@@ -59,6 +59,9 @@ export const formatUnitRatio = (
   return ratio.toSignificantDigits(20, MoneyDecimal.ROUND_DOWN).toFixed()
 }
 
+/** A count on a list answer (`total`, `limit`, `offset`): a whole number, never negative. */
+const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
 // ---- alerts -------------------------------------------------------------------------------------
 
 /**
@@ -74,7 +77,7 @@ const alertFields = {
   /** Price alerts only. */
   condition: Schema.optionalKey(AlertCondition),
   /** Price alerts only: the USD threshold. */
-  targetPrice: Schema.optionalKey(Schema.Number),
+  targetPrice: Schema.optionalKey(Schema.Finite),
   channel: Channel,
   status: AlertStatus,
   createdAt: IsoDateTime
@@ -90,9 +93,9 @@ export type AlertView = typeof AlertView.Type
 
 /** `GET /alerts` `data`. */
 export const AlertListView = Schema.Struct({
-  total: Schema.Number,
-  limit: Schema.Number,
-  offset: Schema.Number,
+  total: Count,
+  limit: Count,
+  offset: Count,
   alerts: Schema.Array(AlertView)
 })
 export type AlertListView = typeof AlertListView.Type
@@ -168,9 +171,9 @@ export type TradeListItemView = typeof TradeListItemView.Type
 
 /** `GET /trades` `data`. */
 export const TradeListView = Schema.Struct({
-  total: Schema.Number,
-  limit: Schema.Number,
-  offset: Schema.Number,
+  total: Count,
+  limit: Count,
+  offset: Count,
   trades: Schema.Array(TradeListItemView)
 })
 export type TradeListView = typeof TradeListView.Type
@@ -194,7 +197,7 @@ export const TradeView = Schema.Struct({
   /** The least `tokenOut` the trade accepts at execution. */
   minAmountOut: DecimalString,
   /** Percent. */
-  slippage: Schema.Number,
+  slippage: Schema.Finite,
   /** In the network's native token: paid once executed, estimated before, zero if never broadcast. */
   gasFee: DecimalString,
   network: Network,
@@ -293,12 +296,12 @@ export const QuoteView = Schema.Struct({
   amountIn: DecimalString,
   network: Network,
   /** Percent, as requested or the default. */
-  slippage: Schema.Number,
+  slippage: Schema.Finite,
   estimatedAmountOut: DecimalString,
   fee: DecimalString,
   minAmountOut: DecimalString,
   /** Percent. */
-  priceImpact: Schema.Number,
+  priceImpact: Schema.Finite,
   /** Estimated, in the network's native token. */
   gasFee: DecimalString,
   /** `tokenOut` per `tokenIn` at the estimated amount out. */
@@ -335,9 +338,9 @@ export type OrderView = typeof OrderView.Type
 
 /** `GET /orders` `data`. */
 export const OrderListView = Schema.Struct({
-  total: Schema.Number,
-  limit: Schema.Number,
-  offset: Schema.Number,
+  total: Count,
+  limit: Count,
+  offset: Count,
   orders: Schema.Array(OrderView)
 })
 export type OrderListView = typeof OrderListView.Type
@@ -452,31 +455,31 @@ export const PortfolioHoldingView = Schema.Struct({
   token: Schema.String,
   network: Network,
   amount: DecimalString,
-  price: Schema.Number,
-  value: Schema.Number,
-  costBasis: Schema.Number,
-  averageCost: Schema.Number,
-  unrealizedPnl: Schema.Number,
-  unrealizedPnlPercent: Schema.Number,
-  allocationPercent: Schema.Number
+  price: Schema.Finite,
+  value: Schema.Finite,
+  costBasis: Schema.Finite,
+  averageCost: Schema.Finite,
+  unrealizedPnl: Schema.Finite,
+  unrealizedPnlPercent: Schema.Finite,
+  allocationPercent: Schema.Finite
 })
 export type PortfolioHoldingView = typeof PortfolioHoldingView.Type
 
 /** `GET /portfolio` `data`; values in USD. */
 export const PortfolioView = Schema.Struct({
   currency: Schema.Literal("USD"),
-  totalValue: Schema.Number,
-  totalCostBasis: Schema.Number,
-  unrealizedPnl: Schema.Number,
-  unrealizedPnlPercent: Schema.Number,
-  realizedPnl: Schema.Number,
+  totalValue: Schema.Finite,
+  totalCostBasis: Schema.Finite,
+  unrealizedPnl: Schema.Finite,
+  unrealizedPnlPercent: Schema.Finite,
+  realizedPnl: Schema.Finite,
   /** Percent. */
-  change24h: Schema.Number,
-  wallets: Schema.Array(Schema.Struct({ network: Network, address: Schema.String, value: Schema.Number })),
+  change24h: Schema.Finite,
+  wallets: Schema.Array(Schema.Struct({ network: Network, address: Schema.String, value: Schema.Finite })),
   holdings: Schema.Array(PortfolioHoldingView),
   performance: Schema.Struct({
     range: PortfolioRangeLiteral,
-    points: Schema.Array(Schema.Struct({ timestamp: IsoDateTime, value: Schema.Number }))
+    points: Schema.Array(Schema.Struct({ timestamp: IsoDateTime, value: Schema.Finite }))
   }),
   updatedAt: IsoDateTime
 })
@@ -510,7 +513,7 @@ export const ApiKeyCreatedView = Schema.Struct({
 export type ApiKeyCreatedView = typeof ApiKeyCreatedView.Type
 
 /** `GET /auth/api-keys` `data`. */
-export const ApiKeyListView = Schema.Struct({ total: Schema.Number, keys: Schema.Array(ApiKeyView) })
+export const ApiKeyListView = Schema.Struct({ total: Count, keys: Schema.Array(ApiKeyView) })
 export type ApiKeyListView = typeof ApiKeyListView.Type
 
 /** A key as `GET /auth/api-keys` lists it. */
@@ -568,7 +571,7 @@ export const WebhookCreatedView = Schema.Struct({
 export type WebhookCreatedView = typeof WebhookCreatedView.Type
 
 /** `GET /webhooks` `data`. */
-export const WebhookListView = Schema.Struct({ total: Schema.Number, webhooks: Schema.Array(WebhookView) })
+export const WebhookListView = Schema.Struct({ total: Count, webhooks: Schema.Array(WebhookView) })
 export type WebhookListView = typeof WebhookListView.Type
 
 /** A webhook as `GET /webhooks` lists it. */

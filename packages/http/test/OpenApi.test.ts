@@ -89,4 +89,11 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
       }
       assert.property(doc.paths["/v1/trades"].post.responses, "403")
     }))
+
+  it.effect("no number in a response is documented as possibly a string (JSON has no Infinity or NaN)", () =>
+    Effect.gen(function*() {
+      const served = JSON.stringify((yield* call("GET", "/v1/openapi.json")).body)
+      assert.notInclude(served, "Infinity")
+      assert.notInclude(served, "NaN")
+    }))
 })

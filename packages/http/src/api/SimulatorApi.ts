@@ -26,7 +26,7 @@ export const ClockView = Schema.Struct({ now: IsoDateTime, mode: Schema.Literals
 export const AdvanceBody = Schema.Struct({ ms: Duration })
 export const AdvancedView = Schema.Struct({ now: IsoDateTime })
 export const SetPriceBody = Schema.Struct({ price: PriceUsd })
-export const PriceSetView = Schema.Struct({ token: Schema.String, price: Schema.Number, at: IsoDateTime })
+export const PriceSetView = Schema.Struct({ token: Schema.String, price: Schema.Finite, at: IsoDateTime })
 export const FaultBody = Schema.Struct({
   network: Network,
   kind: Schema.Literals(["outage", "congestion", "gas_spike"]),
@@ -43,7 +43,7 @@ export const WhaleBody = Schema.Struct({ token: TokenReference, network: Network
 export const WhaleView = Schema.Struct({
   token: Schema.String,
   network: Network,
-  valueUsd: Schema.Number,
+  valueUsd: Schema.Finite,
   at: IsoDateTime
 })
 export const OutboxView = Schema.Struct({
@@ -57,7 +57,7 @@ export const OutboxView = Schema.Struct({
 })
 export const EventsView = Schema.Struct({
   events: Schema.Array(Schema.Struct({
-    seq: Schema.Number,
+    seq: Schema.Int,
     at: IsoDateTime,
     type: Schema.String,
     data: Schema.Record(Schema.String, Schema.Unknown)
