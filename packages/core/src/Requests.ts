@@ -21,7 +21,8 @@ export const trendingLimits = { defaultLimit: 10, maxLimit: 50 } as const
 
 /** A plain decimal string; the token's decimal places are checked once the token is known. */
 export const DecimalAmount = Schema.String.check(
-  Schema.isPattern(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, {
+  // The `u` flag lets the pattern into the OpenAPI document (Effect exports only Unicode patterns).
+  Schema.isPattern(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/u, {
     message: "must be a plain decimal string such as \"1.5\" (digits, at most one point, no sign or exponent)"
   })
 )
@@ -42,7 +43,7 @@ export const DEFAULT_SLIPPAGE_PERCENT = 0.5
 const PositiveNumber = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
 
 const ISO_TIMESTAMP_PATTERN =
-  /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2})))?$/
+  /^(\d{4})-(\d{2})-(\d{2})(T(\d{2}):(\d{2})(:(\d{2})(\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2})))?$/u
 
 /**
  * Whether every field of an ISO timestamp names a real instant. `Date.parse` alone is not enough: it
@@ -87,8 +88,14 @@ export const inclusiveEndMs = (timestamp: string): number =>
  * A whole number in a query string, within bounds. The text must be plain digits: `Number()` alone
  * would read "" as 0 and "1e1" or "0x10" as numbers, accepting what the client did not write.
  */
-const queryInteger = (min: number, max: number) =>
-  Schema.String.check(Schema.isPattern(/^-?[0-9]+$/, { message: "must be a whole number" })).pipe(
+const queryInteger = (min: number, max: number, documented: RegExp) =>
+  Schema.String.check(Schema.isPattern(/^-?[0-9]+$/, {
+    message: "must be a whole number",
+    // What the OpenAPI document states: the whole numbers in range, written plainly. The check
+    // itself takes any digits, so that a number out of range is reported as such.
+    toJsonSchema: () => ({ pattern: documented.source }),
+    description: `a whole number from ${min} to ${max}`
+  })).pipe(
     Schema.decodeTo(
       Schema.Number.check(
         Schema.isBetween({ minimum: min, maximum: max }, { message: `must be between ${min} and ${max}` })
@@ -102,13 +109,18 @@ const queryInteger = (min: number, max: number) =>
  * pattern `Number()` would read "" as 0 and "0x10" as 16, and text that is no number at all would
  * become NaN, which the range checks would then misreport as out of range.
  */
-const queryNumber = <S extends Schema.Codec<number, number>>(target: S) =>
+const queryNumber = <S extends Schema.Codec<number, number>>(target: S, documented: RegExp, description: string) =>
   Schema.String.check(
-    Schema.isPattern(/^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/, { message: "must be a number" })
+    Schema.isPattern(/^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$/, {
+      message: "must be a number",
+      toJsonSchema: () => ({ pattern: documented.source }),
+      description
+    })
   ).pipe(Schema.decodeTo(target, SchemaTransformation.numberFromString))
 
-const Limit = queryInteger(1, pageLimits.maxLimit)
-const Offset = queryInteger(0, Number.MAX_SAFE_INTEGER)
+const Limit = queryInteger(1, pageLimits.maxLimit, /^([1-9][0-9]?|100)$/)
+/** Up to 15 digits are documented; larger offsets up to `Number.MAX_SAFE_INTEGER` are accepted too. */
+const Offset = queryInteger(0, Number.MAX_SAFE_INTEGER, /^(0|[1-9][0-9]{0,14})$/)
 
 // ---- trades and quotes --------------------------------------------------------------------------
 
@@ -126,7 +138,13 @@ export const QuoteQuery = Schema.Struct({
   tokenOut: TokenReference,
   amountIn: DecimalAmount,
   network: Network,
-  slippage: Schema.optionalKey(queryNumber(Slippage))
+  slippage: Schema.optionalKey(
+    queryNumber(
+      Slippage,
+      /^(50(\.0+)?|([1-9]|[1-4][0-9])(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)$/,
+      "percent, greater than 0 and at most 50"
+    )
+  )
 })
 export type QuoteQuery = typeof QuoteQuery.Type
 
@@ -194,7 +212,7 @@ export type ChartQuery = typeof ChartQuery.Type
 
 export const TrendingQuery = Schema.Struct({
   network: Schema.optionalKey(Network),
-  limit: Schema.optionalKey(queryInteger(1, trendingLimits.maxLimit))
+  limit: Schema.optionalKey(queryInteger(1, trendingLimits.maxLimit, /^([1-9]|[1-4][0-9]|50)$/))
 })
 export type TrendingQuery = typeof TrendingQuery.Type
 

@@ -4,7 +4,8 @@
 // /v1/health reports. The test command lints the snapshot with @redocly/cli. After an intended API
 // change: UPDATE_OPENAPI=1 pnpm test:unit.
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { decodeQueryResult, ListTradesQuery, QuoteQuery, type RequestSchema, TrendingQuery } from "@swapdesk/core"
+import { Effect, Result } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { call, testServer } from "./harness.ts"
@@ -95,5 +96,58 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
       const served = JSON.stringify((yield* call("GET", "/v1/openapi.json")).body)
       assert.notInclude(served, "Infinity")
       assert.notInclude(served, "NaN")
+    }))
+
+  it.effect("a documented query pattern admits only values the server accepts, and all it accepts", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/v1/openapi.json")).body
+      const patternOf = (path: string, name: string) => {
+        const parameter = (doc.paths[path].get.parameters as Array<{ name: string; schema: { pattern?: string } }>)
+          .find((p) => p.name === name)
+        assert.isString(parameter?.schema.pattern, `${path} ${name}`)
+        return new RegExp(parameter!.schema.pattern!, "u")
+      }
+      const quote = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1", network: "solana" }
+      const cases: ReadonlyArray<[string, string, RequestSchema, (value: string) => object, boolean]> = [
+        // [path, parameter, schema, query with the value, whether the pattern is the whole accepted set]
+        ["/v1/trades", "limit", ListTradesQuery, (limit) => ({ limit }), true],
+        ["/v1/trades", "offset", ListTradesQuery, (offset) => ({ offset }), false],
+        ["/v1/market-data/trending", "limit", TrendingQuery, (limit) => ({ limit }), true],
+        ["/v1/quote", "slippage", QuoteQuery, (slippage) => ({ ...quote, slippage }), false],
+        ["/v1/quote", "amountIn", QuoteQuery, (amountIn) => ({ ...quote, amountIn }), false],
+        ["/v1/trades", "from", ListTradesQuery, (from) => ({ from }), false]
+      ]
+      const samples = [
+        ...Array.from({ length: 130 }, (_, n) => String(n - 10)),
+        "",
+        "abc",
+        "1.5",
+        "0.5",
+        "0.0",
+        "0.01",
+        "49.99",
+        "50",
+        "50.0",
+        "50.5",
+        "51",
+        "1e1",
+        "0x10",
+        " 5",
+        "+5",
+        "999999999999999",
+        "1000000000000000",
+        "2026-01-01",
+        "2026-01-01T00:00:00Z",
+        "2026-01-01T00:00"
+      ]
+      for (const [path, name, schema, queryWith, exact] of cases) {
+        const pattern = patternOf(path, name)
+        const decode = decodeQueryResult(schema)
+        for (const value of samples) {
+          const accepted = Result.isSuccess(decode(queryWith(value)))
+          if (pattern.test(value)) assert.isTrue(accepted, `${path} ${name}=${JSON.stringify(value)} is documented`)
+          else if (exact) assert.isFalse(accepted, `${path} ${name}=${JSON.stringify(value)} is not documented`)
+        }
+      }
     }))
 })
