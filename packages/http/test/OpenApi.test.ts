@@ -8,7 +8,7 @@ import { decodeQueryResult, ListTradesQuery, QuoteQuery, type RequestSchema, Tre
 import { Effect, Result } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
-import { call, testServer } from "./harness.ts"
+import { call, keys, testServer } from "./harness.ts"
 
 const snapshotPath = fileURLToPath(new URL("../../../docs/reference/openapi.json", import.meta.url))
 const packagePath = fileURLToPath(new URL("../package.json", import.meta.url))
@@ -148,6 +148,24 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
           if (pattern.test(value)) assert.isTrue(accepted, `${path} ${name}=${JSON.stringify(value)} is documented`)
           else if (exact) assert.isFalse(accepted, `${path} ${name}=${JSON.stringify(value)} is not documented`)
         }
+      }
+    }))
+
+  it.effect("a path parameter over 100 characters gets a status its operation documents", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/v1/openapi.json")).body
+      const long = "x".repeat(101)
+      const cases: ReadonlyArray<["GET" | "PATCH" | "DELETE" | "PUT", string, string, unknown]> = [
+        ["GET", "/v1/trades/{id}", `/v1/trades/${long}`, undefined],
+        ["GET", "/v1/alerts/{id}", `/v1/alerts/${long}`, undefined],
+        ["PATCH", "/v1/alerts/{id}", `/v1/alerts/${long}`, { status: "disabled" }],
+        ["DELETE", "/v1/alerts/{id}", `/v1/alerts/${long}`, undefined],
+        ["PUT", "/v1/sim/prices/{token}", `/v1/sim/prices/${long}`, { price: 1 }]
+      ]
+      for (const [method, template, path, body] of cases) {
+        const reply = yield* call(method, path, { key: keys.aliceAll, body })
+        const documented = Object.keys(doc.paths[template][method.toLowerCase()].responses)
+        assert.include(documented, String(reply.status), `${method} ${template}: ${JSON.stringify(reply.body)}`)
       }
     }))
 })
