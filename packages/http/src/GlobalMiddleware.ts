@@ -200,8 +200,11 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
             : authorization !== undefined && documents.has(pathOf(request.url))
             ? withKeyChecked(authorization, httpEffect)
             : httpEffect
-          const answer = Effect.catchCause(routed, (cause) => failed(request, requestId, cause))
-          return Effect.map(answer, (response) => stamp(response, requestId))
+          return Effect.matchCauseEffect(routed, {
+            onFailure: (cause) =>
+              Effect.map(failed(request, requestId, cause), (response) => stamp(response, requestId)),
+            onSuccess: (response) => Effect.succeed(stamp(response, requestId))
+          })
           // The router's type asks a global middleware to say that it answers every failure.
         }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>
     }),

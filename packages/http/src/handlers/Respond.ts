@@ -53,13 +53,16 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
   const envelope = <A>(data: A) => Effect.map(clock.now, (ms) => enveloped(data, ms))
   const ok = <A>(data: A, status: SuccessStatus = 200) =>
     Effect.map(clock.now, (ms) => envelopeResponse(enveloped(data, ms), status))
-  const orApiError = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.catch(effect, (error: E) => Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms))))
+  const apiError = <E extends DomainError>(error: E) =>
+    Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms)))
+  const orApiError = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) => Effect.catch(effect, apiError)
+  // One step for either outcome rather than a recovery around a continuation: a handler's answer
+  // is on every request's path.
   const respond = <A, B, E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>,
     view: (a: A) => B,
     status: SuccessStatus = 200
-  ) => orApiError(Effect.flatMap(effect, (a) => ok(view(a), status)))
+  ) => Effect.matchEffect(effect, { onFailure: apiError, onSuccess: (a) => ok(view(a), status) })
   const rendered = new WeakMap<object, string>()
   const renderedOnce = (data: object): string => {
     let json = rendered.get(data)
@@ -69,12 +72,16 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
   // The envelope's JSON as `JSON.stringify` writes it: these keys in this order, and an ISO
   // timestamp, which has nothing to escape.
   const respondStable = <A extends object, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
-    orApiError(
-      Effect.flatMap(effect, (data) =>
-        Effect.map(clock.now, (ms) =>
-          HttpServerResponse.text(`{"success":true,"data":${renderedOnce(data)},"timestamp":"${toIso(ms)}"}`, {
-            contentType: "application/json"
-          })))
-    )
+    Effect.matchEffect(effect, {
+      onFailure: apiError,
+      onSuccess: (data) =>
+        Effect.map(
+          clock.now,
+          (ms) =>
+            HttpServerResponse.text(`{"success":true,"data":${renderedOnce(data)},"timestamp":"${toIso(ms)}"}`, {
+              contentType: "application/json"
+            })
+        )
+    })
   return { envelope, ok, orApiError, respond, respondStable }
 })
