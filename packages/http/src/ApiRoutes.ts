@@ -81,6 +81,42 @@ const unparseableBody = Effect.fail(
   new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: UNPARSEABLE_BODY }))
 )
 
+/** A query as the router parsed it, with its text as the request sent it. */
+interface QueryInput {
+  readonly text: string
+  readonly params: unknown
+}
+
+const queryTextOf = (url: string): string => {
+  const mark = url.indexOf("?")
+  return mark === -1 ? "" : url.slice(mark + 1)
+}
+
+/** How many decoded queries an endpoint remembers, and the longest query text it remembers. */
+const REMEMBERED_QUERIES = 256
+const REMEMBERED_QUERY_LENGTH = 512
+
+/**
+ * A query decoder that remembers what the last few query texts decoded to: a query's text decodes
+ * to the same value every time (the schemas read nothing else, and handlers only read the value),
+ * and clients polling a route send few distinct ones, so most requests skip the schema. Failures
+ * are decoded anew each time; the oldest text is forgotten first.
+ */
+const rememberingQueries = (decode: Decoder): Decoder => {
+  const remembered = new Map<string, Effect.Effect<unknown>>()
+  return (input) => {
+    const { text, params } = input as QueryInput
+    const known = remembered.get(text)
+    if (known !== undefined) return known
+    if (text.length > REMEMBERED_QUERY_LENGTH) return decode(params)
+    return Effect.map(decode(params), (value) => {
+      if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value!)
+      remembered.set(text, Effect.succeed(value))
+      return value
+    })
+  }
+}
+
 /** Reads the request's JSON body and decodes it. */
 const bodyDecoder = (endpoint: HttpApiEndpoint.Top, options: SchemaAST.ParseOptions | undefined): Decoder => {
   const json = endpoint.payload.get("application/json")
@@ -131,8 +167,13 @@ const requestParts = (
     parts.push({
       name: "query",
       kind: "Query",
-      read: (context) => Context.getUnsafe(context, HttpServerRequest.ParsedSearchParams),
-      decode: decoderOf(Schema.toCodecArrayFromSingle(endpoint.query), optionsOf(HttpApi.QueryParseOptions))
+      read: (context, request): QueryInput => ({
+        text: queryTextOf(request.url),
+        params: Context.getUnsafe(context, HttpServerRequest.ParsedSearchParams)
+      }),
+      decode: rememberingQueries(
+        decoderOf(Schema.toCodecArrayFromSingle(endpoint.query), optionsOf(HttpApi.QueryParseOptions))
+      )
     })
   }
   if (endpoint.payload.size > 0) {

@@ -1,7 +1,8 @@
 // Proves what ApiRoutes promises beyond what the contract's end-to-end tests already drive through
-// it: the definition's parse options reach each request part, the part a failure names, a handler's
-// API error answered with its code's status, and the refusals at build time and per request for
-// what it does not serve (a group without handlers, a non-JSON body, a handler answering a value).
+// it: the definition's parse options reach each request part, a query text is decoded once while it
+// is remembered, the part a failure names, a handler's API error answered with its code's status,
+// and the refusals at build time and per request for what it does not serve (a group without
+// handlers, a non-JSON body, a handler answering a value).
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import {
@@ -28,6 +29,13 @@ const ReportedLive = HttpApiMiddleware.layerSchemaErrorTransform(Reported, (erro
 
 const Pair = { a: Schema.FiniteFromString, b: Schema.FiniteFromString }
 
+/** How many times a query's `n` has been decoded. */
+let decodedQueries = 0
+const Counted = Schema.FiniteFromString.check(Schema.makeFilter((n) => {
+  decodedQueries++
+  return n >= 0
+}))
+
 const TestApi = HttpApi.make("test")
   .add(
     HttpApiGroup.make("things")
@@ -37,6 +45,7 @@ const TestApi = HttpApi.make("test")
       .add(HttpApiEndpoint.post("create", "/things", { payload: Schema.Struct(Pair) }))
       .add(HttpApiEndpoint.get("missing", "/missing", { error: NotFound }))
       .add(HttpApiEndpoint.get("value", "/value", { success: Schema.String }))
+      .add(HttpApiEndpoint.get("counted", "/counted", { query: { n: Counted } }))
   )
   .middleware(Reported)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
@@ -50,7 +59,8 @@ const ThingsLive = HttpApiBuilder.group(TestApi, "things", (handlers) =>
     .handle("read", ({ params, query }) => Effect.succeed(HttpServerResponse.jsonUnsafe({ params, query })))
     .handle("create", ({ payload }) => Effect.succeed(HttpServerResponse.jsonUnsafe(payload, { status: 201 })))
     .handle("missing", () => Effect.fail(new NotFound(errorBody("NOT_FOUND", "no such thing", 0))))
-    .handle("value", () => Effect.succeed("a value, not a response")))
+    .handle("value", () => Effect.succeed("a value, not a response"))
+    .handle("counted", ({ query }) => Effect.succeed(HttpServerResponse.jsonUnsafe(query))))
 
 const serve = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
   HttpRouter.toWebHandler(routes, { disableLogger: true })
@@ -89,6 +99,23 @@ describe("ApiRoutes", () => {
       status: 200,
       body: { params: { id: 7 }, query: { a: 1, b: 2 } }
     })
+  })
+
+  it("decodes a query text once, while it is among the last it saw; a failing one every time", async () => {
+    const before = decodedQueries
+    for (let i = 0; i < 3; i++) expect(await request("/counted?n=1")).toEqual({ status: 200, body: { n: 1 } })
+    expect(decodedQueries - before).toBe(1)
+    expect(await request("/counted?n=2")).toEqual({ status: 200, body: { n: 2 } })
+    expect(decodedQueries - before).toBe(2)
+    for (let i = 0; i < 2; i++) {
+      expect(await request("/counted?n=-1")).toEqual({ status: 400, body: { kind: "Query", issues: 1 } })
+    }
+    expect(decodedQueries - before).toBe(4)
+    // Past 256 other texts, the first is forgotten and decoded again.
+    for (let n = 100; n < 356; n++) await request(`/counted?n=${n}`)
+    const afterMany = decodedQueries
+    expect(await request("/counted?n=1")).toEqual({ status: 200, body: { n: 1 } })
+    expect(decodedQueries - afterMany).toBe(1)
   })
 
   it("applies the API's parse options, and a slot's own options over them", async () => {
