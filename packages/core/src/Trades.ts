@@ -204,11 +204,13 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
-      const get = Effect.fnUntraced(function*(accountId: string, id: string) {
-        const trade = yield* repository.get(accountId, id)
-        if (Option.isNone(trade)) return yield* new TradeNotFound({ id })
-        return trade.value
-      })
+      // A chain rather than a generator: this runs on every trade read.
+      const get = (accountId: string, id: string) =>
+        Effect.flatMap(
+          repository.get(accountId, id),
+          (trade): Effect.Effect<TradeRecord, TradeNotFound> =>
+            Option.isNone(trade) ? Effect.fail(new TradeNotFound({ id })) : Effect.succeed(trade.value)
+        )
 
       /**
        * The token must exist on the network when one is given (as everywhere else); without one, a

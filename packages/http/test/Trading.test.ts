@@ -53,6 +53,8 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       yield* advance(60_000)
       const done = yield* call("GET", `/v1/trades/${id}`, { key: keys.aliceRead })
       assert.strictEqual(done.body.data.status, "confirmed", JSON.stringify(done.body.data))
+      // The view is rendered once per state of the trade; the response is still the envelope as JSON.
+      assert.strictEqual(done.text, JSON.stringify(done.body))
       // The spec's Trade table plus the contract's extras; failureReason and orderId do not apply here.
       assert.deepStrictEqual(Object.keys(done.body.data).sort(), [
         "amountIn",

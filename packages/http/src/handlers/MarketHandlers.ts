@@ -3,7 +3,7 @@
  * Extended market fields go to callers whose key has the `read` scope; anyone else gets the basic
  * record.
  */
-import { MarketData } from "@swapdesk/core"
+import { MarketData, type MarketSnapshot } from "@swapdesk/core"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
@@ -14,13 +14,14 @@ const identity = <A>(a: A): A => a
 
 export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
   Effect.gen(function*() {
-    const { respond, respondStable } = yield* makeResponder
+    const { respond, stableView } = yield* makeResponder
     const market = yield* MarketData
+    const respondRecord = stableView(identity<MarketSnapshot>)
     return handlers
       .handle("marketData", ({ query }) =>
         Effect.flatMap(MaybePrincipal, (caller) => {
           const extended = Option.exists(caller, (p) => p.scopes.includes("read"))
-          return respondStable(market.snapshot(query, extended))
+          return respondRecord(market.snapshot(query, extended))
         }))
       .handle("trending", ({ query }) => respond(market.trending(query), identity))
   }))

@@ -38,11 +38,14 @@ export interface Responder {
     status?: SuccessStatus
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
   /**
-   * As `respond` without a view, for a use case that answers the same object until its data
-   * changes (market data between two ticks): each object is rendered to JSON once, and each
-   * response only wraps that JSON in the envelope.
+   * A responder like `respond` for a use case that answers the same object until its data changes
+   * (market data between two ticks, a trade between two of its events), with a view that is a
+   * function of that object alone: each object's view is rendered to JSON once, and each response
+   * only wraps that JSON in the envelope. Made once per view, when the handlers are built.
    */
-  readonly respondStable: <A extends object, E extends DomainError, R>(
+  readonly stableView: <A extends object, B>(
+    view: (a: A) => B
+  ) => <E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
 }
@@ -63,25 +66,24 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
     view: (a: A) => B,
     status: SuccessStatus = 200
   ) => Effect.matchEffect(effect, { onFailure: apiError, onSuccess: (a) => ok(view(a), status) })
-  const rendered = new WeakMap<object, string>()
-  const renderedOnce = (data: object): string => {
-    let json = rendered.get(data)
-    if (json === undefined) rendered.set(data, json = JSON.stringify(data))
-    return json
-  }
   // The envelope's JSON as `JSON.stringify` writes it: these keys in this order, and an ISO
   // timestamp, which has nothing to escape.
-  const respondStable = <A extends object, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.matchEffect(effect, {
-      onFailure: apiError,
-      onSuccess: (data) =>
-        Effect.map(
-          clock.now,
-          (ms) =>
+  const stableView = <A extends object, B>(view: (a: A) => B) => {
+    const rendered = new WeakMap<A, string>()
+    const renderedOnce = (data: A): string => {
+      let json = rendered.get(data)
+      if (json === undefined) rendered.set(data, json = JSON.stringify(view(data)))
+      return json
+    }
+    return <E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.matchEffect(effect, {
+        onFailure: apiError,
+        onSuccess: (data) =>
+          Effect.map(clock.now, (ms) =>
             HttpServerResponse.text(`{"success":true,"data":${renderedOnce(data)},"timestamp":"${toIso(ms)}"}`, {
               contentType: "application/json"
-            })
-        )
-    })
-  return { envelope, ok, orApiError, respond, respondStable }
+            }))
+      })
+  }
+  return { envelope, ok, orApiError, respond, stableView }
 })

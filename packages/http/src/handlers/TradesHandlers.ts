@@ -21,9 +21,10 @@ import { makeResponder } from "./Respond.ts"
 
 export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
   Effect.gen(function*() {
-    const { envelope, orApiError, respond } = yield* makeResponder
+    const { envelope, orApiError, respond, stableView } = yield* makeResponder
     const trades = yield* Trades
     const idempotent = yield* makeIdempotency
+    const respondTrade = stableView(tradeView)
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(Principal, (p) =>
@@ -39,8 +40,7 @@ export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
       .handle("list", ({ query }) =>
         Effect.flatMap(Principal, (p) => respond(trades.list(p.accountId, query), tradeListView)))
       .handle("get", ({ params }) =>
-        Effect.flatMap(Principal, (p) =>
-          respond(trades.get(p.accountId, params.id), tradeView)))
+        Effect.flatMap(Principal, (p) => respondTrade(trades.get(p.accountId, params.id))))
       .handle("quote", ({ query }) =>
         Effect.flatMap(Principal, (p) =>
           respond(trades.quote(p.accountId, query), (quote) => ({
