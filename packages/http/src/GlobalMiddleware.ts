@@ -171,7 +171,7 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         })
 
       const failed = (request: HttpServerRequest.HttpServerRequest, requestId: string, cause: Cause.Cause<unknown>) => {
-        // The table can match where the router does not, as for an over-long path parameter.
+        // The table can match where the router does not, as for a parameter that is not valid percent-encoding.
         if (isRouteNotFound(cause)) {
           return unrouted(request) ?? envelope("NOT_FOUND", `no resource at ${pathOf(request.url)}`)
         }

@@ -4,7 +4,8 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Layer, Stream } from "effect"
-import { HttpClient, HttpClientRequest, HttpRouter } from "effect/http"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import { serve } from "../src/Server.ts"
 import { simulatorApp } from "../src/SimulatorServer.ts"
 
 const key = (stem: string) => `sd_test_${stem.padEnd(40, "0")}`
@@ -77,9 +78,7 @@ export const testScenario: ScenarioFile = {
 
 /** The standalone server's app on `scenario`, listening on an ephemeral port, with a client pointed at it. */
 export const testServer = (scenario: ScenarioFile = testScenario) =>
-  HttpRouter.serve(simulatorApp(scenario), { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest)
-  )
+  serve(simulatorApp(scenario)).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 export interface Reply {
   readonly status: number

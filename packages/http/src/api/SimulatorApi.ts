@@ -83,8 +83,7 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       params: { token: Schema.String },
       payload: SetPriceBody,
       success: Envelope(PriceSetView),
-      // 404 NOT_FOUND: the router takes no path parameter over 100 characters.
-      error: [BadRequest, NotFound, ...bodyErrors]
+      error: [BadRequest, ...bodyErrors]
     }).annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
   )
   .add(
