@@ -81,6 +81,11 @@ const unparseableBody = Effect.fail(
   new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: UNPARSEABLE_BODY }))
 )
 
+/** An endpoint that needs a body got none: one issue saying so, rather than the schema's "Expected object". */
+const emptyBody = new Schema.SchemaError(
+  new SchemaIssue.InvalidValue({ message: "the request body is empty; send a JSON object" })
+)
+
 /** A query as the router parsed it, with its text as the request sent it. */
 interface QueryInput {
   readonly text: string
@@ -126,7 +131,7 @@ const bodyDecoder = (endpoint: HttpApiEndpoint.Top, options: SchemaAST.ParseOpti
   const decode = decoderOf(Schema.Union(json.schemas as ReadonlyArray<Schema.Top>), options)
   return (request) =>
     Effect.flatMap(Effect.orDie((request as HttpServerRequest.HttpServerRequest).text), (text) => {
-      if (text === "") return decode(undefined)
+      if (text === "") return Effect.mapError(decode(undefined), () => emptyBody)
       let body: unknown
       try {
         body = JSON.parse(text)

@@ -142,6 +142,16 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       assert.strictEqual(reply.body.error.code, "MALFORMED_JSON")
     }))
 
+  it.effect("an endpoint that needs a body and gets none is 400 VALIDATION_ERROR saying so", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("POST", "/v1/trades", { key: keys.aliceAll, rawBody: "" })
+      const message = "the request body is empty; send a JSON object"
+      assert.strictEqual(reply.status, 400)
+      assert.strictEqual(reply.body.error.code, "VALIDATION_ERROR")
+      assert.strictEqual(reply.body.error.message, message)
+      assert.deepStrictEqual(reply.body.error.details, [{ path: "", message }])
+    }))
+
   it.effect("schema failures are 400 VALIDATION_ERROR with one detail per problem, unknown fields named", () =>
     Effect.gen(function*() {
       const reply = yield* call("POST", "/v1/trades", {
