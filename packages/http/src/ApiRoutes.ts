@@ -8,8 +8,9 @@
  * decoded likewise, decoding failures as `HttpApiSchemaError` for the middlewares to answer, the
  * endpoint's middlewares applied in the same order), for about 1 µs of CPU per request on top of
  * the router where the builder spent 5.5–6 µs (an `Effect.gen`, error reporting, an error encoder,
- * and a copy of every service the handler group was built with into the request's context). The
- * measurements are in `docs/performance.md`.
+ * and a copy of every service the handler group was built with into the request's context). It
+ * also remembers what an endpoint's recent query texts decoded to, so that a polled route skips
+ * its query schema. The measurements are in `docs/performance.md`.
  *
  * What it asks of handlers in return, all checked when the layer is built or by the end-to-end
  * tests:
