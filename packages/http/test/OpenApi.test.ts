@@ -1,7 +1,7 @@
 // Proves the OpenAPI document served at /v1/openapi.json is the reviewed snapshot in
 // docs/reference/openapi.json (contract drift shows as a diff), that it names every route of the
-// contract with its methods, statuses and the bearer scheme, and that it states the version
-// /v1/health reports. The test command lints the snapshot with @redocly/cli. After an intended API
+// contract with its methods, statuses and the bearer scheme, that the response headers it documents
+// are sent, and that it states the version /v1/health reports. The test command lints the snapshot with @redocly/cli. After an intended API
 // change: UPDATE_OPENAPI=1 pnpm test:unit.
 import { assert, layer } from "@effect/vitest"
 import { decodeQueryResult, ListTradesQuery, QuoteQuery, type RequestSchema, TrendingQuery } from "@swapdesk/core"
@@ -166,6 +166,33 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
         const reply = yield* call(method, path, { key: keys.aliceAll, body })
         const documented = Object.keys(doc.paths[template][method.toLowerCase()].responses)
         assert.include(documented, String(reply.status), `${method} ${template}: ${JSON.stringify(reply.body)}`)
+      }
+    }))
+
+  it.effect("the response headers it documents are the ones sent", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/v1/openapi.json")).body
+      const samples: ReadonlyArray<[string, "get" | "post", string, Parameters<typeof call>[2]]> = [
+        ["/v1/health", "get", "/v1/health", {}],
+        ["/v1/market-data", "get", "/v1/market-data?token=SOL", {}],
+        ["/v1/market-data", "get", "/v1/market-data?token=NOPE", {}],
+        ["/v1/trades", "get", "/v1/trades", {}],
+        ["/v1/trades", "post", "/v1/trades", { key: keys.aliceAll, body: {} }],
+        ["/v1/trades/{id}", "get", "/v1/trades/trd_unknown", { key: keys.aliceAll }]
+      ]
+      for (const [template, method, path, options] of samples) {
+        const reply = yield* call(method === "get" ? "GET" : "POST", path, options)
+        const documented = doc.paths[template][method].responses[String(reply.status)]
+        assert.isDefined(documented, `${method} ${path} answered ${reply.status}`)
+        for (const [name, ref] of Object.entries(documented.headers as Record<string, { $ref: string }>)) {
+          const header = doc.components.headers[ref.$ref.split("/").pop()!]
+          assert.isDefined(header, ref.$ref)
+          if (header.required === true) assert.isDefined(reply.headers[name.toLowerCase()], `${path}: ${name}`)
+        }
+        if (reply.status === 401) {
+          assert.property(documented.headers, "WWW-Authenticate")
+          assert.strictEqual(reply.headers["www-authenticate"], "Bearer")
+        }
       }
     }))
 })

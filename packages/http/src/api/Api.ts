@@ -9,6 +9,7 @@ import { VERSION } from "../Version.ts"
 import { AlertsApi } from "./AlertsApi.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { documentResponseHeaders } from "./ResponseHeaders.ts"
 import { documentBearer } from "./Security.ts"
 import { SimulatorApi } from "./SimulatorApi.ts"
 import { SystemApi } from "./SystemApi.ts"
@@ -35,7 +36,10 @@ const contract = HttpApi.make("swapdesk")
   )
 
 /** The contract: what any swapdesk server serves. */
-export class Api extends contract.annotate(OpenApi.Transform, documentBearer(contract)) {}
+export class Api extends contract.annotate(
+  OpenApi.Transform,
+  (document) => documentResponseHeaders(contract)(documentBearer(contract)(document))
+) {}
 
 /** The contract plus the simulator's control routes. */
 export class SimulatorBackedApi extends Api.add(SimulatorApi.middleware(RequestValidation)) {}
