@@ -11,10 +11,10 @@
  */
 import { errorCatalogue, type ErrorCode, MarketClock } from "@swapdesk/core"
 import { Effect, FiberSet, Layer } from "effect"
-import { randomUUID } from "node:crypto"
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { errorBody } from "./api/ApiErrors.ts"
+import { requestIdFrom } from "./GlobalMiddleware.ts"
 
 /** What Node reports with `clientError`: a parse error carries an `HPE_…` code. */
 interface ClientError extends Error {
@@ -67,14 +67,14 @@ const connectRefusal: Refusal = {
 }
 
 /** A complete HTTP/1.1 response, written straight to the socket as no `ServerResponse` exists. */
-const rawResponse = (refusal: Refusal, atMs: number): string => {
+const rawResponse = (refusal: Refusal, atMs: number, requestId: string): string => {
   const status = errorCatalogue[refusal.code].status
   const details = refusal.code === "VALIDATION_ERROR" ? [{ path: "", message: refusal.message }] : undefined
   const body = JSON.stringify(errorBody(refusal.code, refusal.message, atMs, details))
   const headers: Record<string, string> = {
     "content-type": "application/json",
     "content-length": String(Buffer.byteLength(body)),
-    "x-request-id": randomUUID(),
+    "x-request-id": requestId,
     connection: "close",
     ...refusal.headers
   }
@@ -96,6 +96,17 @@ const endWith = (socket: Duplex, response: string) => {
  */
 const responseInProgress = (socket: Duplex): ServerResponse<IncomingMessage> | null =>
   (socket as { readonly _httpMessage?: ServerResponse<IncomingMessage> | null })._httpMessage ?? null
+
+/**
+ * The id of the request whose bytes were refused: when they are the body of the request being
+ * answered, that request's own (the client's `X-Request-Id` if valid); else a new one, as no
+ * header of the refused request was read.
+ */
+const refusedRequestId = (socket: Duplex): string => {
+  const request = responseInProgress(socket)?.req
+  const incoming = request !== undefined && !request.complete ? request.headers["x-request-id"] : undefined
+  return requestIdFrom(typeof incoming === "string" ? incoming : undefined)
+}
 
 /**
  * Calls `answer` once an answer written to `socket` would be read as the refused request's.
@@ -143,7 +154,11 @@ export const ClientErrors = (server: Server): Layer.Layer<never, never, MarketCl
         run(
           clock.now.pipe(
             Effect.flatMap((atMs) =>
-              Effect.sync(() => socket.writable ? endWith(socket, rawResponse(refusal, atMs)) : socket.destroy())
+              Effect.sync(() =>
+                socket.writable
+                  ? endWith(socket, rawResponse(refusal, atMs, refusedRequestId(socket)))
+                  : socket.destroy()
+              )
             ),
             Effect.onError(() => Effect.sync(() => socket.destroy()))
           )

@@ -20,6 +20,10 @@ import { KeyAuthenticator } from "./Authentication.ts"
 
 const REQUEST_ID = /^[\x21-\x7E](?:[\x20-\x7E]{0,126}[\x21-\x7E])?$/
 
+/** A request's id: the client's `X-Request-Id` if it is 1 to 128 printable characters, else a new one. */
+export const requestIdFrom = (incoming: string | undefined): string =>
+  incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+
 interface Route {
   readonly method: string
   readonly pattern: RegExp
@@ -190,8 +194,7 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
       return (httpEffect) =>
         Effect.withFiber((fiber) => {
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-          const incoming = request.headers["x-request-id"]
-          const requestId = incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+          const requestId = requestIdFrom(request.headers["x-request-id"])
           const authorization = request.headers.authorization
           const routed = hasSemicolonInPath(request.url)
             ? envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(request.url)}`)

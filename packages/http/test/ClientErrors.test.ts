@@ -119,6 +119,16 @@ layer(TestServer, { excludeTestServices: true })("requests Node's parser refuses
       assert.strictEqual(chunked.body.error.code, "VALIDATION_ERROR")
     }))
 
+  it.effect("a broken body of a request that sent a valid X-Request-Id is refused under that id", () =>
+    Effect.gen(function*() {
+      const response = yield* refusal(
+        "POST /v1/sim/faults HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-42\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+      )
+      assert.strictEqual(response.status, 400)
+      assert.strictEqual(response.headers["x-request-id"], "trace-42")
+      assert.strictEqual(response.body.error.code, "VALIDATION_ERROR")
+    }))
+
   it.effect("CONNECT is 405 METHOD_NOT_ALLOWED with an empty Allow, not a dropped connection", () =>
     Effect.gen(function*() {
       const response = yield* refusal("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
