@@ -64,14 +64,15 @@ export const routes = serveApi(Api).pipe(
 )
 
 /**
- * Serves `routes` (or any router layer) on the platform server the caller provides. A path
- * parameter of any length reaches its endpoint, so an over-long id is the resource's own 404 after
- * authentication, as any unknown id is; the router's default stops matching at 100 characters.
- * Node's 16 KiB limit on a request's head bounds them.
+ * Serves `routes` (or any router layer) on the platform server the caller provides. Paths match
+ * case-sensitively, as URL paths compare (the router's default ignores case, which served
+ * `/V1/HEALTH`). A path parameter of any length reaches its endpoint, so an over-long id is the
+ * resource's own 404 after authentication, as any unknown id is; the router's default stops
+ * matching at 100 characters. Node's 16 KiB limit on a request's head bounds them.
  */
 export const serve = <E, R>(app: Layer.Layer<never, E, R>) =>
   HttpRouter.serve(app, {
     disableLogger: true,
     disableListenLog: true,
-    routerConfig: { maxParamLength: Number.MAX_SAFE_INTEGER }
+    routerConfig: { caseSensitive: true, maxParamLength: Number.MAX_SAFE_INTEGER }
   })

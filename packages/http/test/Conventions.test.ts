@@ -82,6 +82,11 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       const alert = yield* call("DELETE", `/v1/alerts/${"x".repeat(5000)}`, { key: keys.aliceAll })
       assert.strictEqual(alert.status, 404)
       assert.strictEqual(alert.body.error.code, "ALERT_NOT_FOUND")
+      // Paths compare case-sensitively; a trailing slash is forgiven.
+      const shouted = yield* call("GET", "/v1/HEALTH")
+      assert.strictEqual(shouted.status, 404)
+      assert.strictEqual(shouted.body.error.code, "NOT_FOUND")
+      assert.strictEqual((yield* call("GET", "/v1/health/")).status, 200)
       const removal = yield* call("DELETE", "/v1/alerts/;", { key: keys.aliceAll })
       assert.strictEqual(removal.status, 404)
       const query = yield* call("GET", "/v1/market-data?token=SOL&note=a;b")
