@@ -89,12 +89,26 @@ const emptyBody = new Schema.SchemaError(
 
 /** A query as the router parsed it, with its text as the request sent it. */
 interface QueryInput {
-  readonly text: string
+  /** Undefined where the text cannot be told the way the router tells it: nothing is remembered then. */
+  readonly text: string | undefined
   readonly params: unknown
 }
 
-const queryTextOf = (url: string): string => {
-  const mark = url.indexOf("?")
+/**
+ * The query text of `url` as the router reads it: everything after the first `?`, `;` or `#` (it
+ * ends a path at any of the three). A text read any other way could be remembered for a query the
+ * router parsed from another part of the URL, and answer it to every later request with that text.
+ * Absolute-form targets (`http://host/…`), which the router rewrites first, are not remembered.
+ */
+const QUERY_DELIMITERS = ["?", ";", "#"] as const
+
+const queryTextOf = (url: string): string | undefined => {
+  if (!url.startsWith("/")) return undefined
+  let mark = -1
+  for (const delimiter of QUERY_DELIMITERS) {
+    const at = url.indexOf(delimiter, 1)
+    if (at !== -1 && (mark === -1 || at < mark)) mark = at
+  }
   return mark === -1 ? "" : url.slice(mark + 1)
 }
 
@@ -102,22 +116,31 @@ const queryTextOf = (url: string): string => {
 const REMEMBERED_QUERIES = 256
 const REMEMBERED_QUERY_LENGTH = 512
 
+/** `value` and everything in it, frozen: a remembered query is shared by every request with its text. */
+const frozen = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const field of Object.values(value)) frozen(field)
+    Object.freeze(value)
+  }
+  return value
+}
+
 /**
- * A query decoder that remembers what the last few query texts decoded to: a query's text decodes
- * to the same value every time (the schemas read nothing else, and handlers only read the value),
- * and clients polling a route send few distinct ones, so most requests skip the schema. Failures
- * are decoded anew each time; the oldest text is forgotten first.
+ * A query decoder that remembers what up to 256 query texts decoded to, forgetting the oldest
+ * first: a query's text decodes to the same value every time (the schemas read nothing else), and
+ * clients polling a route send few distinct ones, so most requests skip the schema. Remembered
+ * values are frozen, as every request with the text shares one. Failures are decoded anew.
  */
 const rememberingQueries = (decode: Decoder): Decoder => {
   const remembered = new Map<string, Effect.Effect<unknown>>()
   return (input) => {
     const { text, params } = input as QueryInput
+    if (text === undefined || text.length > REMEMBERED_QUERY_LENGTH) return decode(params)
     const known = remembered.get(text)
     if (known !== undefined) return known
-    if (text.length > REMEMBERED_QUERY_LENGTH) return decode(params)
     return Effect.map(decode(params), (value) => {
       if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value!)
-      remembered.set(text, Effect.succeed(value))
+      remembered.set(text, Effect.succeed(frozen(value)))
       return value
     })
   }

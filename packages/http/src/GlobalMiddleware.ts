@@ -75,6 +75,12 @@ const hasSemicolonInPath = (url: string): boolean => {
   return query === -1 || semicolon < query
 }
 
+/**
+ * A request target never holds a `#`: a fragment stays with the client (RFC 9112, section 3.2).
+ * Node passes one through, and the router would end the path at it and read a query after it.
+ */
+const hasFragment = (url: string): boolean => url.includes("#")
+
 /** Whether `cause` is the router finding no route for the request's method and path. */
 const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
   cause.reasons.some((reason) =>
@@ -130,12 +136,21 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         const path = pathOf(request.url)
         const matching = routes.filter((r) => r.pattern.test(path))
         if (matching.length === 0) return envelope("NOT_FOUND", `no route for ${request.method} ${path}`)
-        if (matching.some((r) => r.method === request.method)) return undefined
+        // HEAD is served wherever GET is, so the table's GET routes take it too.
+        const method = request.method === "HEAD" ? "GET" : request.method
+        if (matching.some((r) => r.method === method)) return undefined
         const allowed = [...new Set(matching.map((r) => r.method))].join(", ")
         return envelope("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${allowed}`, {
           allow: allowed
         })
       }
+
+      const fragmentMessage = "the request target must not contain '#': a fragment is not sent to a server"
+      const withFragment = Effect.map(clock.now, (ms) =>
+        HttpServerResponse.jsonUnsafe(
+          errorBody("VALIDATION_ERROR", fragmentMessage, ms, [{ path: "", message: fragmentMessage }]),
+          { status: errorCatalogue.VALIDATION_ERROR.status }
+        ))
 
       const tooLarge = () => envelope("PAYLOAD_TOO_LARGE", `the request body is over ${REQUEST_BODY_MAX_BYTES} bytes`)
 
@@ -196,7 +211,9 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const requestId = requestIdFrom(request.headers["x-request-id"])
           const authorization = request.headers.authorization
-          const routed = hasSemicolonInPath(request.url)
+          const routed = hasFragment(request.url)
+            ? withFragment
+            : hasSemicolonInPath(request.url)
             ? envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(request.url)}`)
             : methodsWithBody.has(request.method)
             ? withBody(request, httpEffect)

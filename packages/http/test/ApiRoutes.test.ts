@@ -118,6 +118,12 @@ describe("ApiRoutes", () => {
     expect(decodedQueries - afterMany).toBe(1)
   })
 
+  it("remembers a query under its text as the router reads it, never under another request's", async () => {
+    // The router ends this path at ';' and reads `n=5&x=?n=1` as the query: n is 5.
+    expect(await request("/counted;n=5&x=?n=1")).toEqual({ status: 200, body: { n: 5 } })
+    expect(await request("/counted?n=1")).toEqual({ status: 200, body: { n: 1 } })
+  })
+
   it("applies the API's parse options, and a slot's own options over them", async () => {
     expect(await request("/every?a=x&b=y")).toEqual({ status: 400, body: { kind: "Query", issues: 2 } })
     expect(await request("/first?a=x&b=y")).toEqual({ status: 400, body: { kind: "Query", issues: 1 } })

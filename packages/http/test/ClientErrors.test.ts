@@ -1,8 +1,9 @@
 // Proves that requests Node's HTTP parser refuses before any route sees them (a malformed request
 // line, oversized headers, a forbidden header character, a broken chunked body, CONNECT) are answered
 // with the contract's error envelope in market time, an X-Request-Id and Connection: close, and the
-// connection closed; that a refused request pipelined behind a valid one waits for its answer; and
-// that the server keeps serving. A real server on an ephemeral port, written to through raw sockets,
+// connection closed; that a refused request pipelined behind a valid one waits for its answer; that
+// the server keeps serving; and that a request target with a fragment, which Node passes on, is
+// refused before the router reads a query after it. A real server on an ephemeral port, written to through raw sockets,
 // since an HTTP client cannot send a malformed request.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, layer } from "@effect/vitest"
@@ -157,5 +158,17 @@ layer(TestServer, { excludeTestServices: true })("requests Node's parser refuses
       const health = yield* call("GET", "/v1/health")
       assert.strictEqual(health.status, 200)
       assert.strictEqual(health.body.timestamp, "2026-01-01T00:01:30.000Z")
+    }))
+
+  it.effect("a request target with a '#' is 400 VALIDATION_ERROR, and leaves no trace on later queries", () =>
+    Effect.gen(function*() {
+      const [refused] = parseResponses(
+        yield* exchange("GET /v1/market-data#token=ETH&x=?token=SOL HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      )
+      assert.strictEqual(refused!.status, 400)
+      assert.strictEqual(refused!.body.error.code, "VALIDATION_ERROR")
+      assert.include(refused!.body.error.message, "#")
+      const sol = yield* call("GET", "/v1/market-data?token=SOL")
+      assert.strictEqual(sol.body.data.token, "SOL")
     }))
 })

@@ -82,6 +82,8 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       const alert = yield* call("DELETE", `/v1/alerts/${"x".repeat(5000)}`, { key: keys.aliceAll })
       assert.strictEqual(alert.status, 404)
       assert.strictEqual(alert.body.error.code, "ALERT_NOT_FOUND")
+      // HEAD answers as GET does here too: not found, rather than a method its GET route lacks.
+      assert.strictEqual((yield* call("HEAD", "/v1/trades/%ZZ", { key: keys.aliceAll })).status, 404)
       // Paths compare case-sensitively; a trailing slash is forgiven.
       const shouted = yield* call("GET", "/v1/HEALTH")
       assert.strictEqual(shouted.status, 404)
