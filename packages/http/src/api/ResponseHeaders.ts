@@ -38,17 +38,26 @@ const refs = (names: ReadonlyArray<HeaderName>) =>
 
 const rateLimit: ReadonlyArray<HeaderName> = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
 
-/** Bodies refused before any endpoint sees them: not counted, so without `RateLimit-*` headers. */
-const uncounted = new Set(["413", "415"])
+/**
+ * A media type refused before any endpoint sees the request: not counted, so without `RateLimit-*`
+ * headers. (A 413 may carry them: a chunked body is found too large while the endpoint reads it.)
+ */
+const uncounted = new Set(["415"])
 
-/** The operations that honour an `Idempotency-Key` (contract section 5). */
-const idempotent = new Set(["post /v1/trades"])
+/**
+ * The responses an operation that honours an `Idempotency-Key` (contract section 5) replays: its
+ * success and its handler's errors, which are kept; refusals before the handler are not.
+ */
+const replayed: ReadonlyMap<string, ReadonlySet<string>> = new Map([[
+  "post /v1/trades",
+  new Set(["201", "400", "422"])
+]])
 
 /**
  * An OpenAPI transform: `X-Request-Id` on every response; on the operations of `api` that are
  * rate limited (behind `Authentication` or `OptionalAuthentication`) the `RateLimit-*` headers on
  * every response the limiter counted and `Retry-After` on the 429; `WWW-Authenticate` on every 401; and
- * `Idempotent-Replayed` on the responses of the operations that honour an `Idempotency-Key`.
+ * `Idempotent-Replayed` on the responses an `Idempotency-Key` replays.
  */
 export const documentResponseHeaders = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>
@@ -75,7 +84,7 @@ export const documentResponseHeaders = <Id extends string, Groups extends HttpAp
         if (limited.has(operationId) && !uncounted.has(status)) names.push(...rateLimit)
         if (status === "429") names.push("Retry-After")
         if (status === "401") names.push("WWW-Authenticate")
-        if (idempotent.has(operationId)) names.push("Idempotent-Replayed")
+        if (replayed.get(operationId)?.has(status) === true) names.push("Idempotent-Replayed")
         response.headers = { ...response.headers, ...refs(names) }
       }
     }
