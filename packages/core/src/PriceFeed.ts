@@ -10,7 +10,12 @@ import type { Network } from "./Network.ts"
 export class PriceFeed extends Context.Service<PriceFeed, {
   /** The token's current USD price (one price across networks). */
   readonly priceUsd: (symbol: string) => Effect.Effect<Decimal>
-  /** 24 h statistics; with a network, volumes count that network's trading only. */
+  /**
+   * 24 h statistics; with a network, volumes count that network's trading only. A stats object is
+   * never changed once handed out: new figures come as a new object. `MarketData` builds one record
+   * per object, and the HTTP layer renders each record once, so a changed object would be served
+   * stale. Handing out one object while the market stands still is what lets both caches hit.
+   */
   readonly stats: (symbol: string, network?: Network) => Effect.Effect<MarketStats>
   /** USD candles whose open time lies in `[fromMs, toMs)`, oldest first, gaps filled. */
   readonly candles: (
