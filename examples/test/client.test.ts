@@ -3,7 +3,8 @@
 // clock advances the client reads the trade back as confirmed.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, it } from "@effect/vitest"
-import { makeClient, serve, simulatorApp } from "@swapdesk/http"
+import { serve } from "@swapdesk/http"
+import { makeSimulatorClient, simulatorApp } from "@swapdesk/server"
 import { demoKeys, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
@@ -21,7 +22,7 @@ it.live("the client example trades through a running server", () =>
     )
     const baseUrl = HttpServer.formatAddress(Context.get(server, HttpServer.HttpServer).address)
     const tradeId = yield* tour(baseUrl)
-    const client = yield* makeClient({ baseUrl, apiKey: demoKeys.proAll })
+    const client = yield* makeSimulatorClient({ baseUrl, apiKey: demoKeys.proAll })
     yield* client.sim.advance({ payload: { ms: 60_000 } })
     const trade = yield* client.trades.get({ params: { id: tradeId } })
     assert.strictEqual(trade.data.status, "confirmed")

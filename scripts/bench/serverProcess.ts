@@ -3,7 +3,7 @@
  * generator (autocannon, in the parent) does not take their CPU:
  *
  * - the swapdesk server on a manual-clock copy of the demo scenario, built as
- *   `packages/http/src/main.ts` builds it;
+ *   `packages/server/src/main.ts` builds it;
  * - a raw `node:http` server answering the bytes the swapdesk server gave for
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
  * - an `effect/http` router answering the same bytes from one route, with no HttpApi, middleware,
@@ -17,7 +17,8 @@
  * `profile.ts`; not meant to be run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiRoutes, serve, simulatorApp } from "@swapdesk/http"
+import { ApiRoutes, serve } from "@swapdesk/http"
+import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
-import { SimulatorBackedApi } from "./api/Api.ts"
+import { Api } from "./api/Api.ts"
 
 export interface ClientOptions {
   /** Where the server is, e.g. `http://127.0.0.1:3000`. */
@@ -14,9 +14,9 @@ export interface ClientOptions {
   readonly apiKey?: string
 }
 
-/** A client for a swapdesk server (the simulator's routes included; they answer 404 elsewhere). */
+/** A client for any swapdesk server: the contract's routes. */
 export const makeClient = (options: ClientOptions) =>
-  HttpApiClient.make(SimulatorBackedApi, {
+  HttpApiClient.make(Api, {
     baseUrl: options.baseUrl,
     transformClient: (client) =>
       options.apiKey === undefined

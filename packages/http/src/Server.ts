@@ -1,7 +1,7 @@
 /**
  * The server as layers a service can compose: `SwapdeskHttp.routes` serves the contract on
  * whatever implements the core's ports; add `NodeHttpServer.layer` (or any platform server) and
- * launch it. The simulator-backed server (`SimulatorServer.ts`) is one such composition.
+ * launch it. The simulator-backed standalone server (`@swapdesk/server`) is one such composition.
  */
 import { DomainLive } from "@swapdesk/core"
 import { Layer } from "effect"

@@ -1,13 +1,18 @@
 /**
  * @swapdesk/http: the REST contract as an `HttpApi` definition, its handlers and server layers,
- * the simulator-backed standalone server, and a typed client.
+ * and a typed client. It runs on whatever implements the core's ports; the simulator-backed
+ * standalone server is `@swapdesk/server`.
  */
 export * from "./api/Api.ts"
 export * from "./api/ApiErrors.ts"
 export * from "./api/Envelope.ts"
+export * from "./api/RequestValidation.ts"
 export * from "./api/Security.ts"
 export * as ApiRoutes from "./ApiRoutes.ts"
+export { hashSecret } from "./Authentication.ts"
 export * from "./Client.ts"
 export * from "./ClientErrors.ts"
+export { makeResponder, type Responder } from "./handlers/Respond.ts"
+export { Backend } from "./handlers/SystemHandlers.ts"
+export { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
 export * from "./Server.ts"
-export * from "./SimulatorServer.ts"

@@ -1,7 +1,7 @@
 /**
  * The whole REST contract as one `HttpApi` definition, kept apart from its handlers: the server,
- * the OpenAPI document and the typed client all derive from it. `SimulatorBackedApi` adds the
- * simulator's control routes, served only when the server runs on the simulator.
+ * the OpenAPI document and the typed client all derive from it. A server may add groups of its
+ * own (the standalone server adds the simulator's control routes).
  */
 import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
@@ -11,7 +11,6 @@ import { ChartsApi, MarketApi } from "./MarketApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { documentResponseHeaders } from "./ResponseHeaders.ts"
 import { documentBearer } from "./Security.ts"
-import { SimulatorApi } from "./SimulatorApi.ts"
 import { SystemApi } from "./SystemApi.ts"
 import { TradesApi } from "./TradesApi.ts"
 
@@ -40,6 +39,3 @@ export class Api extends contract.annotate(
   OpenApi.Transform,
   (document) => documentResponseHeaders(contract)(documentBearer(contract)(document))
 ) {}
-
-/** The contract plus the simulator's control routes. */
-export class SimulatorBackedApi extends Api.add(SimulatorApi.middleware(RequestValidation)) {}

@@ -2,10 +2,10 @@
  * A real server on an ephemeral port, on a manual-clock scenario, and a raw JSON client for it.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { serve } from "@swapdesk/http"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Layer, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { serve } from "../src/Server.ts"
 import { simulatorApp } from "../src/SimulatorServer.ts"
 
 const key = (stem: string) => `sd_test_${stem.padEnd(40, "0")}`

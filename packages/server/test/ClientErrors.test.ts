@@ -7,12 +7,11 @@
 // since an HTTP client cannot send a malformed request.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, layer } from "@effect/vitest"
+import { ClientErrors, serve } from "@swapdesk/http"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { type AddressInfo, connect } from "node:net"
-import { ClientErrors } from "../src/ClientErrors.ts"
-import { serve } from "../src/Server.ts"
 import { simulatorApp } from "../src/SimulatorServer.ts"
 import { advance, call, testScenario } from "./harness.ts"
 

@@ -3,11 +3,11 @@
  * since the approval is a fact about the trade record).
  */
 import { resolveToken, toIso, Trades, tradeView } from "@swapdesk/core"
+import { makeResponder } from "@swapdesk/http"
 import { SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { SimulatorBackedApi } from "../api/Api.ts"
-import { makeResponder } from "./Respond.ts"
+import { SimulatorBackedApi } from "../api/SimulatorApi.ts"
 
 export const SimulatorHandlers = HttpApiBuilder.group(SimulatorBackedApi, "sim", (handlers) =>
   Effect.gen(function*() {

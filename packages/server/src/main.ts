@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The standalone server: `pnpm start`. Serves the contract and the simulator's control routes on
  * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`. On SIGINT
@@ -8,13 +9,12 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { ClientErrors, serve } from "@swapdesk/http"
 import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
-import { ClientErrors } from "./ClientErrors.ts"
-import { serve } from "./Server.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
 
 /**

@@ -3,11 +3,9 @@
  * runs on the simulator. No key is needed; a present but invalid one is still refused.
  */
 import { IsoDateTime, Network, PriceUsd, TokenReference, TradeView } from "@swapdesk/core"
+import { Api, BadRequest, bodyErrors, Conflict, Envelope, KeyCheck, NotFound, RequestValidation } from "@swapdesk/http"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, bodyErrors, Conflict, NotFound } from "./ApiErrors.ts"
-import { Envelope } from "./Envelope.ts"
-import { KeyCheck } from "./Security.ts"
 
 const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
 /**
@@ -125,3 +123,6 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
   )
   .middleware(KeyCheck)
 {}
+
+/** The contract plus the simulator's control routes: what the standalone server serves. */
+export class SimulatorBackedApi extends Api.add(SimulatorApi.middleware(RequestValidation)) {}

@@ -4,14 +4,19 @@
  * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
  */
 import { ApiKeyRepository, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
+import {
+  ApiMiddlewares,
+  Backend,
+  ContractHandlers,
+  hashSecret,
+  RateLimits,
+  type RateLimitSettings,
+  serveApi
+} from "@swapdesk/http"
 import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
-import { SimulatorBackedApi } from "./api/Api.ts"
-import { hashSecret } from "./Authentication.ts"
+import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
-import { Backend } from "./handlers/SystemHandlers.ts"
-import { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
-import { ApiMiddlewares, ContractHandlers, serveApi } from "./Server.ts"
 
 /** How often the realtime driver catches the market up with the wall clock. */
 const REALTIME_STEP_MS = 50

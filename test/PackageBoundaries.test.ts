@@ -1,0 +1,64 @@
+// Proves the dependency direction between the packages, from their sources and manifests: each
+// package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
+// Node built-ins; simulator and http: core; server: all three), every package it imports is declared
+// in its manifest, and nothing it declares at run time goes unused. A new import across a boundary
+// fails here, not in a reader's review.
+import { readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+
+const root = join(import.meta.dirname, "..")
+
+/** What each package's sources may import, besides their own relative modules. */
+const allowed: Record<string, ReadonlyArray<string>> = {
+  core: ["effect", "decimal.js"],
+  simulator: ["effect", "decimal.js", "@swapdesk/core"],
+  http: ["effect", "@swapdesk/core", "node:"],
+  server: ["effect", "@effect/platform-node", "@swapdesk/core", "@swapdesk/http", "@swapdesk/simulator", "node:"]
+}
+
+const sourcesOf = (dir: string): ReadonlyArray<string> =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => join(entry.parentPath, entry.name))
+
+/** The package each import or export names (`effect/http` is `effect`, `node:fs` is `node:`). */
+const importedPackages = (file: string): ReadonlyArray<string> =>
+  [...readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?from\s+"([^".][^"]*)"$/gm)].map(
+    ([, specifier]) => {
+      const name = specifier!
+      if (name.startsWith("node:")) return "node:"
+      const parts = name.split("/")
+      return name.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!
+    }
+  )
+
+const manifestOf = (name: string) =>
+  JSON.parse(readFileSync(join(root, "packages", name, "package.json"), "utf8")) as {
+    readonly dependencies?: Record<string, string>
+    readonly peerDependencies?: Record<string, string>
+  }
+
+describe("package boundaries", () => {
+  it("knows every package", () => {
+    expect(readdirSync(join(root, "packages")).sort()).toEqual(Object.keys(allowed).sort())
+  })
+
+  for (const [name, permitted] of Object.entries(allowed)) {
+    const imported = new Set(sourcesOf(join(root, "packages", name, "src")).flatMap(importedPackages))
+
+    it(`${name} imports only what it may depend on`, () => {
+      expect([...imported].filter((dependency) => !permitted.includes(dependency))).toEqual([])
+    })
+
+    it(`${name} declares what it imports, and imports what it declares`, () => {
+      const manifest = manifestOf(name)
+      const declared = new Set([
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {})
+      ])
+      expect([...imported].filter((dependency) => dependency !== "node:" && !declared.has(dependency))).toEqual([])
+      expect([...declared].filter((dependency) => !imported.has(dependency))).toEqual([])
+    })
+  }
+})
