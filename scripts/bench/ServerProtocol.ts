@@ -15,8 +15,10 @@ export type ServerRequest =
 export type ServerReply =
   | {
     readonly type: "ready"
-    /** The swapdesk server. */
+    /** The swapdesk server, on its default request path (`ApiRoutes`). */
     readonly apiUrl: string
+    /** The same server on the `HttpApiBuilder` request path (Effect's builder). */
+    readonly builderApiUrl: string
     /** `node:http` answering the market-data bytes. */
     readonly rawUrl: string
     /** An `effect/http` router answering the market-data bytes. */

@@ -5,7 +5,8 @@
  * `effect/http` router answering them (the floor of the platform swapdesk is built on), and one
  * `effect/http-api` endpoint answering them, served once by Effect's `HttpApiBuilder` and once by
  * swapdesk's `ApiRoutes` (what serving a definition adds), so the gap splits into the platform's
- * part, the definition's and swapdesk's own.
+ * part, the definition's and swapdesk's own. Both swapdesk routes are measured on both request
+ * paths: `ApiRoutes`, the server's default, which the targets hold, and Effect's `HttpApiBuilder`.
  *
  * The servers run in a child process (`serverProcess.ts`) and autocannon in this one. On a
  * two-core machine that gives the server one core and the load generator the other; with both in
@@ -53,6 +54,7 @@ type Ready = Extract<ServerReply, { type: "ready" }>
 /** The server process, started and ready. */
 export interface Servers {
   readonly apiUrl: string
+  readonly builderApiUrl: string
   readonly rawUrl: string
   readonly floorUrl: string
   readonly apiFloorUrl: string
@@ -86,6 +88,7 @@ export const startServers = async (): Promise<Servers> => {
   const ready: Ready = await nextReply(child, "ready")
   return {
     apiUrl: ready.apiUrl,
+    builderApiUrl: ready.builderApiUrl,
     rawUrl: ready.rawUrl,
     floorUrl: ready.floorUrl,
     apiFloorUrl: ready.apiFloorUrl,
@@ -134,8 +137,23 @@ export interface LoadTarget {
   readonly minimumRatioToRaw?: number
 }
 
-/** Baselines first: raw `node:http`, then the `effect/http` and the two HttpApi floors, then the two swapdesk routes. */
-export const targetsOf = (servers: Servers, tradeId: string) =>
+/** The trade each swapdesk server's authenticated read reads. */
+export interface TradeIds {
+  readonly apiRoutes: string
+  readonly httpApiBuilder: string
+}
+
+/** Creates the trade each server's authenticated read reads. */
+export const createTrades = async (servers: Servers): Promise<TradeIds> => ({
+  apiRoutes: await createTrade(servers.apiUrl),
+  httpApiBuilder: await createTrade(servers.builderApiUrl)
+})
+
+/**
+ * Baselines first: raw `node:http`, then the `effect/http` and the two HttpApi floors, then the two
+ * swapdesk routes on the default request path, then on the `HttpApiBuilder` one.
+ */
+export const targetsOf = (servers: Servers, tradeIds: TradeIds) =>
   ({
     raw: { name: "raw node:http, same body", url: `${servers.rawUrl}${MARKET_DATA_PATH}` },
     floor: { name: "effect/http router, same body", url: `${servers.floorUrl}${MARKET_DATA_PATH}` },
@@ -148,9 +166,18 @@ export const targetsOf = (servers: Servers, tradeId: string) =>
     },
     tradeRead: {
       name: "GET /v1/trades/{id}, Bearer",
-      url: `${servers.apiUrl}/v1/trades/${tradeId}`,
+      url: `${servers.apiUrl}/v1/trades/${tradeIds.apiRoutes}`,
       headers: { authorization: `Bearer ${proKey}` },
       minimumRatioToRaw: 0.35
+    },
+    marketDataBuilder: {
+      name: `GET ${MARKET_DATA_PATH}, HttpApiBuilder path`,
+      url: `${servers.builderApiUrl}${MARKET_DATA_PATH}`
+    },
+    tradeReadBuilder: {
+      name: "GET /v1/trades/{id}, Bearer, HttpApiBuilder path",
+      url: `${servers.builderApiUrl}/v1/trades/${tradeIds.httpApiBuilder}`,
+      headers: { authorization: `Bearer ${proKey}` }
     }
   }) satisfies Record<string, LoadTarget>
 
@@ -216,15 +243,16 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
   progress("http: starting the servers (demo scenario, manual clock) in a child process")
   const servers = await startServers()
   try {
-    const tradeId = await createTrade(servers.apiUrl)
-    const byName = targetsOf(servers, tradeId)
+    const byName = targetsOf(servers, await createTrades(servers))
     const targets: ReadonlyArray<LoadTarget> = [
       byName.raw,
       byName.floor,
       byName.apiFloor,
       byName.routesFloor,
       byName.marketData,
-      byName.tradeRead
+      byName.tradeRead,
+      byName.marketDataBuilder,
+      byName.tradeReadBuilder
     ]
     for (const target of targets) await checkTarget(target)
     const measured = new Map(targets.map((target) => [target, [] as Array<Measurement>]))
@@ -281,6 +309,11 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
       }
       if (target === byName.marketData || target === byName.tradeRead) {
         row("  ratio to ApiRoutes floor", formatRatio(ratioTo(runs, routesFloor)))
+      }
+      if (target === byName.marketDataBuilder || target === byName.tradeReadBuilder) {
+        row("  ratio to HttpApiBuilder floor", formatRatio(ratioTo(runs, apiFloor)))
+        const sameRoute = measured.get(target === byName.marketDataBuilder ? byName.marketData : byName.tradeRead)!
+        row("  ratio to the same route on ApiRoutes", formatRatio(ratioTo(runs, sameRoute)))
       }
     }
     const notes: Array<string> = [

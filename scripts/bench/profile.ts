@@ -5,13 +5,13 @@
  * autocannon loads it. Writes `.reports/profiles/<route>.cpuprofile` (open it in Chrome DevTools or
  * speedscope) and prints where the time went.
  *
- *   pnpm exec node scripts/bench/profile.ts [market-data|trade|routes-floor|api-floor|floor|raw]... [--seconds N]
+ *   pnpm exec node scripts/bench/profile.ts [market-data|trade|market-data-builder|trade-builder|routes-floor|api-floor|floor|raw]... [--seconds N]
  */
 import { mkdirSync } from "node:fs"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { formatSummary, type Profile, summarise } from "./CpuProfile.ts"
-import { checkTarget, createTrade, defaultHttpOptions, load, startServers, targetsOf } from "./http.ts"
+import { checkTarget, createTrades, defaultHttpOptions, load, startServers, targetsOf } from "./http.ts"
 import { progress } from "./Report.ts"
 
 const routes = {
@@ -20,7 +20,9 @@ const routes = {
   "api-floor": "apiFloor",
   "routes-floor": "routesFloor",
   "market-data": "marketData",
-  trade: "tradeRead"
+  trade: "tradeRead",
+  "market-data-builder": "marketDataBuilder",
+  "trade-builder": "tradeReadBuilder"
 } as const
 type Route = keyof typeof routes
 const isRoute = (name: string): name is Route => Object.hasOwn(routes, name)
@@ -41,7 +43,7 @@ mkdirSync(directory, { recursive: true })
 
 const servers = await startServers()
 try {
-  const targets = targetsOf(servers, await createTrade(servers.apiUrl))
+  const targets = targetsOf(servers, await createTrades(servers))
   for (const route of chosen) {
     const target = targets[routes[route]]!
     await checkTarget(target)

@@ -3,7 +3,9 @@
  * generator (autocannon, in the parent) does not take their CPU:
  *
  * - the swapdesk server on a manual-clock copy of the demo scenario, built as
- *   `packages/server/src/main.ts` builds it;
+ *   `packages/server/src/main.ts` builds it, twice: on its default request path (`ApiRoutes`) and
+ *   on Effect's `HttpApiBuilder` (the two paths `REQUEST_PATH` chooses between), each with a
+ *   simulation of its own;
  * - a raw `node:http` server answering the bytes the swapdesk server gave for
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
  * - an `effect/http` router answering the same bytes from one route, with no HttpApi, middleware,
@@ -110,6 +112,13 @@ const startOn = <E>(
     (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
   )
 
+/** The swapdesk server on the `HttpApiBuilder` request path, on a simulation of its own. */
+const startBuilderApi = () =>
+  Effect.map(
+    Layer.build(serve(simulatorApp(scenario, { requestPath: "HttpApiBuilder" })).pipe(Layer.provideMerge(listen()))),
+    (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
+  )
+
 /** The `effect/http` floor: one route, the same bytes. */
 const startFloor = (body: Uint8Array) =>
   startOn(
@@ -145,10 +154,20 @@ const program = Effect.gen(function*() {
   const floorUrl = yield* startFloor(body)
   const apiFloorUrl = yield* startApiFloor(body, "HttpApiBuilder")
   const routesFloorUrl = yield* startApiFloor(body, "ApiRoutes")
+  const builderApiUrl = yield* startBuilderApi()
   process.on("message", (message: ServerRequest) => void handle(message))
   // Nothing else keeps the child alive once the parent has gone.
   process.on("disconnect", () => process.exit(0))
-  reply({ type: "ready", apiUrl, rawUrl, floorUrl, apiFloorUrl, routesFloorUrl, bodyBytes: body.byteLength })
+  reply({
+    type: "ready",
+    apiUrl,
+    builderApiUrl,
+    rawUrl,
+    floorUrl,
+    apiFloorUrl,
+    routesFloorUrl,
+    bodyBytes: body.byteLength
+  })
   return yield* Effect.never
 }).pipe(Effect.scoped, Effect.provide(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))))
 

@@ -8,7 +8,6 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { type HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
-import * as ApiRoutes from "./ApiRoutes.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
@@ -16,7 +15,16 @@ import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
 import { RateLimiter } from "./RateLimiter.ts"
+import {
+  apiRoutesLayer,
+  type ApiRoutesRequirements,
+  type PlatformOf,
+  type RequestPath
+} from "./requestPath/RequestPath.ts"
 import { RequestValidationLive } from "./RequestValidationLive.ts"
+
+/** What the global middleware takes from the server's world. */
+type GlobalMiddlewareRequirements = Layer.Services<ReturnType<typeof GlobalMiddleware>>
 
 export const OPENAPI_PATH = "/v1/openapi.json"
 export const DOCS_PATH = "/docs"
@@ -38,18 +46,30 @@ export const ApiMiddlewares = Layer.mergeAll(
   RequestValidationLive
 ).pipe(Layer.provide(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
-/** An API's routes, its OpenAPI document, Swagger UI and the global middleware. */
-export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constraint>(api: HttpApi.HttpApi<Id, Groups>) =>
+/** How `serveApi` serves an API: by which request path (`"ApiRoutes"` unless given). */
+export interface ServeApiOptions<P extends RequestPath = RequestPath> {
+  readonly requestPath?: P | undefined
+}
+
+const documents = [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }]
+
+/**
+ * An API's routes, its OpenAPI document, Swagger UI and the global middleware. The request path
+ * (`requestPath/RequestPath.ts`) is `"ApiRoutes"` unless `options` choose Effect's
+ * `HttpApiBuilder`, which also needs the platform services a server layer provides.
+ */
+export const serveApi = <
+  Id extends string,
+  Groups extends HttpApiGroup.Constraint,
+  P extends RequestPath = "ApiRoutes"
+>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  options: ServeApiOptions<P> = {}
+): Layer.Layer<never, never, ApiRoutesRequirements<Id, Groups> | GlobalMiddlewareRequirements | PlatformOf<P>> =>
   Layer.mergeAll(
-    ApiRoutes.layer(api, { openapiPath: OPENAPI_PATH }),
+    apiRoutesLayer(api, { openapiPath: OPENAPI_PATH, requestPath: options.requestPath }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),
-    GlobalMiddleware(
-      routeTable(api as unknown as RouteSource, [{ method: "GET", path: OPENAPI_PATH }, {
-        method: "GET",
-        path: DOCS_PATH
-      }]),
-      new Set([OPENAPI_PATH, DOCS_PATH])
-    )
+    GlobalMiddleware(routeTable(api as unknown as RouteSource, documents), new Set([OPENAPI_PATH, DOCS_PATH]))
   )
 
 /**

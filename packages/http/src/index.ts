@@ -8,11 +8,20 @@ export * from "./api/ApiErrors.ts"
 export * from "./api/Envelope.ts"
 export * from "./api/RequestValidation.ts"
 export * from "./api/Security.ts"
-export * as ApiRoutes from "./ApiRoutes.ts"
 export { hashSecret } from "./Authentication.ts"
 export * from "./Client.ts"
 export * from "./ClientErrors.ts"
 export { makeResponder, type Responder } from "./handlers/Respond.ts"
 export { Backend } from "./handlers/SystemHandlers.ts"
 export { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
+export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
+export {
+  apiRoutesLayer,
+  type BuilderPlatform,
+  DEFAULT_REQUEST_PATH,
+  isRequestPath,
+  type PlatformOf,
+  REQUEST_PATHS,
+  type RequestPath
+} from "./requestPath/RequestPath.ts"
 export * from "./Server.ts"

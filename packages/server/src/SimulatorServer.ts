@@ -9,12 +9,16 @@ import {
   Backend,
   ContractHandlers,
   hashSecret,
+  type PlatformOf,
   RateLimits,
   type RateLimitSettings,
-  serveApi
+  type RequestPath,
+  serveApi,
+  type ServeApiOptions
 } from "@swapdesk/http"
 import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
+import type { HttpRouter } from "effect/http"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
 
@@ -66,12 +70,22 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
 
-/** Everything the standalone server runs on a scenario; provide an HTTP server to serve it. */
-export const simulatorApp = (scenario: ScenarioFile) => {
+/**
+ * Everything the standalone server runs on a scenario; provide an HTTP server to serve it.
+ * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
+ */
+export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
+  scenario: ScenarioFile,
+  options: ServeApiOptions<P> = {}
+): Layer.Layer<
+  Layer.Success<ReturnType<typeof layerSimulator>>,
+  Layer.Error<ReturnType<typeof layerSimulator>>,
+  HttpRouter.HttpRouter | PlatformOf<P>
+> => {
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
-  return serveApi(SimulatorBackedApi).pipe(
+  return serveApi(SimulatorBackedApi, options).pipe(
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),

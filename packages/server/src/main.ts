@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * The standalone server: `pnpm start`. Serves the contract and the simulator's control routes on
- * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`. On SIGINT
+ * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`, by the
+ * request path `REQUEST_PATH` names (`ApiRoutes` when unset; `HttpApiBuilder` serves the API with
+ * Effect's own builder, see docs/decisions.md). On SIGINT
  * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
@@ -9,7 +11,14 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { ClientErrors, serve } from "@swapdesk/http"
+import {
+  ClientErrors,
+  DEFAULT_REQUEST_PATH,
+  isRequestPath,
+  REQUEST_PATHS,
+  type RequestPath,
+  serve
+} from "@swapdesk/http"
 import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
@@ -28,8 +37,18 @@ class StartupFailure extends Data.TaggedError("StartupFailure")<{ readonly messa
 const settings = Config.all({
   port: Config.String("PORT").pipe(Config.withDefault("3000")),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
-  scenario: Config.String("SCENARIO").pipe(Config.withDefault(""))
+  scenario: Config.String("SCENARIO").pipe(Config.withDefault("")),
+  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault(""))
 })
+
+const parseRequestPath = (text: string): Effect.Effect<RequestPath, StartupFailure> => {
+  if (text === "") return Effect.succeed(DEFAULT_REQUEST_PATH)
+  return isRequestPath(text) ? Effect.succeed(text) : Effect.fail(
+    new StartupFailure({
+      message: `REQUEST_PATH must be one of ${REQUEST_PATHS.join(", ")} (found ${JSON.stringify(text)})`
+    })
+  )
+}
 
 /**
  * `PORT` as a TCP port; 0 asks the operating system for a free one (the log line says which). Only
@@ -87,8 +106,9 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, scenario: scenarioPath } = yield* settings
+  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath } = yield* settings
   const port = yield* parsePort(portText)
+  const requestPath = yield* parseRequestPath(requestPathText)
   const scenario = yield* loadScenario(scenarioPath)
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
@@ -97,7 +117,7 @@ const program = Effect.gen(function*() {
   }))
   const nodeServer = createServer()
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario)))
+  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario, { requestPath })))
   yield* Layer.launch(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
     Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause)))
   )

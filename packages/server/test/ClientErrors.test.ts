@@ -13,14 +13,16 @@ import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { type AddressInfo, connect } from "node:net"
 import { simulatorApp } from "../src/SimulatorServer.ts"
-import { advance, call, testScenario } from "./harness.ts"
+import { advance, call, requestPath, testScenario } from "./harness.ts"
 
 const nodeServer = createServer()
 
 /** The standalone server's app with `ClientErrors` on the node server it runs on, and a client for it. */
 const TestServer = HttpServer.layerTestClient.pipe(
   Layer.provide(FetchHttpClient.layer),
-  Layer.provideMerge(serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(testScenario))))),
+  Layer.provideMerge(
+    serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(testScenario, { requestPath }))))
+  ),
   Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: 0, host: "127.0.0.1" }))
 )
 

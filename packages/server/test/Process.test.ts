@@ -1,6 +1,6 @@
 // Proves the standalone server as an operator runs it, in real child processes: PORT, HOST and
 // SCENARIO are honoured and the address is logged; a bad scenario (a setting past its documented
-// range too) stops start-up with a message naming the field and its value; a bad PORT, an address
+// range too) stops start-up with a message naming the field and its value; a bad PORT or REQUEST_PATH, an address
 // in use, and a scenario file that is not JSON or cannot be read each stop it with one line and
 // exit 1; a request Node's parser refuses is answered with the error envelope in market time; a
 // client that hangs up in the middle of a body (reset, or half-closed and answered 400) leaves
@@ -128,6 +128,12 @@ describe("the standalone server", () => {
       assert.strictEqual(code, 1, stderr)
       assert.strictEqual(stderr, `swapdesk: PORT must be an integer from 0 to 65535 (found "${port}")\n`)
     }
+  }, 30_000)
+
+  it("refuses a REQUEST_PATH that names no request path in one line, exit 1", async () => {
+    const { code, stderr } = await refusedStart({ PORT: "0", REQUEST_PATH: "fastest" })
+    assert.strictEqual(code, 1, stderr)
+    assert.strictEqual(stderr, `swapdesk: REQUEST_PATH must be one of ApiRoutes, HttpApiBuilder (found "fastest")\n`)
   }, 30_000)
 
   it("refuses an address in use in one line, exit 1", async () => {

@@ -1,8 +1,10 @@
 /**
- * A real server on an ephemeral port, on a manual-clock scenario, and a raw JSON client for it.
+ * A real server on an ephemeral port, on a manual-clock scenario, and a raw JSON client for it. The
+ * server takes the request path `REQUEST_PATH` names (`ApiRoutes` when unset): `vitest.config.ts`
+ * runs this folder once per request path.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { serve } from "@swapdesk/http"
+import { DEFAULT_REQUEST_PATH, isRequestPath, type RequestPath, serve } from "@swapdesk/http"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Layer, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
@@ -76,9 +78,16 @@ export const testScenario: ScenarioFile = {
   ]
 }
 
+/** The request path these tests run against: `REQUEST_PATH`, or the default. */
+export const requestPath: RequestPath = ((name = process.env.REQUEST_PATH) => {
+  if (name === undefined || name === "") return DEFAULT_REQUEST_PATH
+  if (!isRequestPath(name)) throw new Error(`REQUEST_PATH names no request path: ${name}`)
+  return name
+})()
+
 /** The standalone server's app on `scenario`, listening on an ephemeral port, with a client pointed at it. */
 export const testServer = (scenario: ScenarioFile = testScenario) =>
-  serve(simulatorApp(scenario)).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+  serve(simulatorApp(scenario, { requestPath })).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 export interface Reply {
   readonly status: number

@@ -1,19 +1,23 @@
 /**
- * Serves an `HttpApi` definition on an `HttpRouter` with the handlers its groups registered through
- * `HttpApiBuilder.group`: the definition and the typed handlers stay Effect's, the per-request path
- * is this module's.
+ * The `ApiRoutes` request path: serves an `HttpApi` definition on an `HttpRouter` with the handlers
+ * its groups registered through `HttpApiBuilder.group`. The definition and the typed handlers stay
+ * Effect's; the per-request path is this module's. It is the default of the two request paths
+ * `RequestPath.ts` chooses between, because it meets the HTTP benchmark's targets where
+ * `HttpApiBuilder.layer` does not (the figures and the choice: `docs/performance.md`,
+ * `docs/decisions.md`).
  *
- * It does what `HttpApiBuilder.layer` does for the endpoints this server has (params, headers and
- * query decoded by the endpoint's schemas under the definition's parse options, a JSON body
- * decoded likewise, decoding failures as `HttpApiSchemaError` for the middlewares to answer, the
- * endpoint's middlewares applied in the same order), for about 1 µs of CPU per request on top of
- * the router where the builder spent 5.5–6 µs (an `Effect.gen`, error reporting, an error encoder,
- * and a copy of every service the handler group was built with into the request's context). It
- * also remembers what an endpoint's recent query texts decoded to, so that a polled route skips
- * its query schema. The measurements are in `docs/performance.md`.
+ * It does what `HttpApiBuilder.layer` does for the endpoints this server has: params, headers and
+ * query decoded by the endpoint's schemas under the definition's parse options, a JSON body decoded
+ * likewise (an empty one as no value), decoding failures as `HttpApiSchemaError` for the
+ * middlewares to answer, the endpoint's middlewares applied in the same order. It skips what the
+ * builder does per request and this server does not need: a generator, error reporting, encoding
+ * errors through their schemas, and a copy of every service the handler group was built with into
+ * the request's context. It also remembers what an endpoint's recent query texts decoded to
+ * (`RememberedQueries.ts`).
  *
- * What it asks of handlers in return, all checked when the layer is built or by the end-to-end
- * tests:
+ * It reads the registry `HttpApiBuilder.group` leaves in context, which is internal to Effect
+ * (`EffectInternals.ts` pins its shape, a canary test checks it). What it asks of handlers in
+ * return, all checked when the layer is built or by the end-to-end tests, which run on both paths:
  * - They take the services they use when their group is built. Per request, only the router's
  *   and the middlewares' services are in context.
  * - They answer with an `HttpServerResponse` (the responder renders the envelope) and fail only
@@ -31,23 +35,14 @@ import {
   HttpApiMiddleware,
   OpenApi
 } from "effect/http-api"
-import { isApiError } from "./api/ApiErrors.ts"
-
-/** The message of the issue a body that is not JSON fails with (as `HttpApiBuilder` words it). */
-export const UNPARSEABLE_BODY = "Expected a valid JSON body"
-
-/** A handler as `HttpApiBuilder.group` registers it. */
-interface RegisteredHandler {
-  readonly endpoint: HttpApiEndpoint.Top
-  readonly handler: (request: never) => Effect.Effect<unknown, unknown>
-  readonly isRaw: boolean
-  readonly uninterruptible: boolean
-}
-
-/** What `HttpApiBuilder.group` puts in context for its group (internal to Effect, pinned with it). */
-interface RegisteredGroup {
-  readonly handlers: ReadonlyMap<string, RegisteredHandler>
-}
+import { isApiError } from "../api/ApiErrors.ts"
+import {
+  asRegisteredGroup,
+  PINNED_EFFECT_VERSION,
+  type RegisteredHandler,
+  UNPARSEABLE_BODY
+} from "./EffectInternals.ts"
+import { type Decoder, type QueryInput, queryTextOf, rememberingQueries } from "./RememberedQueries.ts"
 
 type Middleware = (
   effect: Effect.Effect<unknown, unknown>,
@@ -65,8 +60,6 @@ interface DecodedRequest {
   payload?: unknown
 }
 
-type Decoder = (input: unknown) => Effect.Effect<unknown, Schema.SchemaError>
-
 /** A part of the request an endpoint declares a schema for: where to read it, how to decode it. */
 interface RequestPart {
   readonly name: "params" | "headers" | "query" | "payload"
@@ -82,70 +75,6 @@ const unparseableBody = Effect.fail(
   new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: UNPARSEABLE_BODY }))
 )
 
-/** An endpoint that needs a body got none: one issue saying so, rather than the schema's "Expected object". */
-const emptyBody = new Schema.SchemaError(
-  new SchemaIssue.InvalidValue({ message: "the request body is empty; send a JSON object" })
-)
-
-/** A query as the router parsed it, with its text as the request sent it. */
-interface QueryInput {
-  /** Undefined where the text cannot be told the way the router tells it: nothing is remembered then. */
-  readonly text: string | undefined
-  readonly params: unknown
-}
-
-/**
- * The query text of `url` as the router reads it: everything after the first `?`, `;` or `#` (it
- * ends a path at any of the three). A text read any other way could be remembered for a query the
- * router parsed from another part of the URL, and answer it to every later request with that text.
- * Absolute-form targets (`http://host/…`), which the router rewrites first, are not remembered.
- */
-const QUERY_DELIMITERS = ["?", ";", "#"] as const
-
-const queryTextOf = (url: string): string | undefined => {
-  if (!url.startsWith("/")) return undefined
-  let mark = -1
-  for (const delimiter of QUERY_DELIMITERS) {
-    const at = url.indexOf(delimiter, 1)
-    if (at !== -1 && (mark === -1 || at < mark)) mark = at
-  }
-  return mark === -1 ? "" : url.slice(mark + 1)
-}
-
-/** How many decoded queries an endpoint remembers, and the longest query text it remembers. */
-const REMEMBERED_QUERIES = 256
-const REMEMBERED_QUERY_LENGTH = 512
-
-/** `value` and everything in it, frozen: a remembered query is shared by every request with its text. */
-const frozen = <A>(value: A): A => {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const field of Object.values(value)) frozen(field)
-    Object.freeze(value)
-  }
-  return value
-}
-
-/**
- * A query decoder that remembers what up to 256 query texts decoded to, forgetting the oldest
- * first: a query's text decodes to the same value every time (the schemas read nothing else), and
- * clients polling a route send few distinct ones, so most requests skip the schema. Remembered
- * values are frozen, as every request with the text shares one. Failures are decoded anew.
- */
-const rememberingQueries = (decode: Decoder): Decoder => {
-  const remembered = new Map<string, Effect.Effect<unknown>>()
-  return (input) => {
-    const { text, params } = input as QueryInput
-    if (text === undefined || text.length > REMEMBERED_QUERY_LENGTH) return decode(params)
-    const known = remembered.get(text)
-    if (known !== undefined) return known
-    return Effect.map(decode(params), (value) => {
-      if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value!)
-      remembered.set(text, Effect.succeed(frozen(value)))
-      return value
-    })
-  }
-}
-
 /** Reads the request's JSON body and decodes it. */
 const bodyDecoder = (endpoint: HttpApiEndpoint.Top, options: SchemaAST.ParseOptions | undefined): Decoder => {
   const json = endpoint.payload.get("application/json")
@@ -155,7 +84,8 @@ const bodyDecoder = (endpoint: HttpApiEndpoint.Top, options: SchemaAST.ParseOpti
   const decode = decoderOf(Schema.Union(json.schemas as ReadonlyArray<Schema.Top>), options)
   return (request) =>
     Effect.flatMap(Effect.orDie((request as HttpServerRequest.HttpServerRequest).text), (text) => {
-      if (text === "") return Effect.mapError(decode(undefined), () => emptyBody)
+      // As HttpApiBuilder does: an empty body is decoded as no value (RequestValidationLive words its failure).
+      if (text === "") return decode(undefined)
       let body: unknown
       try {
         body = JSON.parse(text)
@@ -305,9 +235,18 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>
       const definition = api as unknown as HttpApi.Top
       const routes: Array<HttpRouter.Route<unknown, unknown>> = []
       for (const group of Object.values(definition.groups)) {
-        const registered = context.mapUnsafe.get(group.key) as RegisteredGroup | undefined
-        if (!(registered?.handlers instanceof Map)) {
+        const found = context.mapUnsafe.get(group.key)
+        if (found === undefined) {
           return yield* Effect.die(new Error(`no handlers for the API group "${group.identifier}"`))
+        }
+        const registered = asRegisteredGroup(found)
+        if (registered === undefined) {
+          return yield* Effect.die(
+            new Error(
+              `the handlers of "${group.identifier}" are not registered as Effect ${PINNED_EFFECT_VERSION} registers ` +
+                `them: serve with the requestPath "HttpApiBuilder" on this Effect version`
+            )
+          )
         }
         for (const entry of registered.handlers.values()) routes.push(routeOf(definition, group, entry, context))
       }

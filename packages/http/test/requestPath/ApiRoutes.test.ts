@@ -14,8 +14,8 @@ import {
   HttpApiSchema
 } from "effect/http-api"
 import { afterAll, describe, expect, it } from "vitest"
-import { errorBody, NotFound } from "../src/api/ApiErrors.ts"
-import * as ApiRoutes from "../src/ApiRoutes.ts"
+import { errorBody, NotFound } from "../../src/api/ApiErrors.ts"
+import * as ApiRoutes from "../../src/requestPath/ApiRoutes.ts"
 
 /** Answers each decoding failure as 400 with the failing part and the number of issues. */
 class Reported extends HttpApiMiddleware.Service<Reported>()("test/Reported") {}

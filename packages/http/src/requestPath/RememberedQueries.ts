@@ -1,0 +1,72 @@
+/**
+ * A query decoder that remembers what an endpoint's recent query texts decoded to, for the
+ * `ApiRoutes` request path: a query's text decodes to the same value every time (the query schemas
+ * read nothing else), and clients polling a route send few distinct texts, so most requests skip
+ * the schema. What it saves is in `docs/performance.md`.
+ *
+ * The key is the text exactly as the router reads a query from the URL (`queryTextOf`): a text read
+ * any other way could be remembered for a query the router parsed from another part of the URL,
+ * and answer it to every later request with that text.
+ */
+import { Effect, type Schema } from "effect"
+
+/** Decodes one request part. */
+export type Decoder = (input: unknown) => Effect.Effect<unknown, Schema.SchemaError>
+
+/** A query as the router parsed it, with its text as the request sent it. */
+export interface QueryInput {
+  /** Undefined where the text cannot be told the way the router tells it: nothing is remembered then. */
+  readonly text: string | undefined
+  readonly params: unknown
+}
+
+/** The router ends a path at the first of these; what follows is the query it parses. */
+const QUERY_DELIMITERS = ["?", ";", "#"] as const
+
+/**
+ * The query text of `url` as the router reads it: everything after the first `?`, `;` or `#`.
+ * Absolute-form targets (`http://host/…`), which the router rewrites first, are not remembered.
+ */
+export const queryTextOf = (url: string): string | undefined => {
+  if (!url.startsWith("/")) return undefined
+  let mark = -1
+  for (const delimiter of QUERY_DELIMITERS) {
+    const at = url.indexOf(delimiter, 1)
+    if (at !== -1 && (mark === -1 || at < mark)) mark = at
+  }
+  return mark === -1 ? "" : url.slice(mark + 1)
+}
+
+/** How many decoded queries an endpoint remembers. */
+export const REMEMBERED_QUERIES = 256
+/** The longest query text remembered; longer ones are decoded every time. */
+export const REMEMBERED_QUERY_LENGTH = 512
+
+/** `value` and everything in it, frozen: a remembered query is shared by every request with its text. */
+const frozen = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const field of Object.values(value)) frozen(field)
+    Object.freeze(value)
+  }
+  return value
+}
+
+/**
+ * `decode`, remembering what up to `REMEMBERED_QUERIES` texts decoded to and forgetting the oldest
+ * first. Remembered values are frozen, as every request with the text shares one. Failures are
+ * decoded anew.
+ */
+export const rememberingQueries = (decode: Decoder): Decoder => {
+  const remembered = new Map<string, Effect.Effect<unknown>>()
+  return (input) => {
+    const { text, params } = input as QueryInput
+    if (text === undefined || text.length > REMEMBERED_QUERY_LENGTH) return decode(params)
+    const known = remembered.get(text)
+    if (known !== undefined) return known
+    return Effect.map(decode(params), (value) => {
+      if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value!)
+      remembered.set(text, Effect.succeed(frozen(value)))
+      return value
+    })
+  }
+}
