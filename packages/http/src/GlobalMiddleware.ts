@@ -1,10 +1,30 @@
 /**
- * What every response gets, whichever route (or none) answers it: an `X-Request-Id`, the
- * `WWW-Authenticate` challenge on a 401, the contract's envelope for requests no endpoint takes
- * (`NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE`), and an
- * `INTERNAL_ERROR` envelope, with nothing internal in it, for anything that failed unexpectedly.
+ * What every response gets, whichever route (or none) answers it, as one global router middleware
+ * made of named steps, one concern each, composed in `GlobalMiddleware` at the bottom of this
+ * module:
+ *
+ * - `refuseFragment`: a request target with a `#` is `VALIDATION_ERROR`;
+ * - `refuseSemicolonInPath`: a path with a `;` is an unknown route (`NOT_FOUND`);
+ * - `admitBody`: a request with a body is routed only if a route takes it, with its body within
+ *   64 KiB and of a JSON media type (`NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`,
+ *   `UNSUPPORTED_MEDIA_TYPE` otherwise);
+ * - `checkDocumentKey`: the public documents (OpenAPI, Swagger UI) refuse a present but invalid key;
+ * - `answerFailure`: whatever no endpoint answered (no route, a body over the limit, a client gone,
+ *   a defect) gets its envelope, and a defect is logged under the request id;
+ * - `stamp`: every response carries its `X-Request-Id`, and a 401 its `WWW-Authenticate` challenge.
+ *
+ * The steps are plain functions of the request rather than router middlewares of their own: each
+ * is on every request's path, and a layer of effect per concern would cost the HTTP benchmark what
+ * a step costs (docs/performance.md). The error codes are in docs/reference/errors.md.
  */
-import { errorCatalogue, type ErrorCode, MarketClock, REQUEST_BODY_MAX_BYTES } from "@swapdesk/core"
+import {
+  errorCatalogue,
+  type ErrorCode,
+  MarketClock,
+  REQUEST_BODY_MAX_BYTES,
+  REQUEST_ID_MAX_LENGTH,
+  type ValidationIssue
+} from "@swapdesk/core"
 import { ByteSize, Cause, Context, Effect, type Types } from "effect"
 import {
   Headers,
@@ -18,7 +38,8 @@ import { randomUUID } from "node:crypto"
 import { errorBody } from "./api/ApiErrors.ts"
 import { KeyAuthenticator } from "./Authentication.ts"
 
-const REQUEST_ID = /^[\x21-\x7E](?:[\x20-\x7E]{0,126}[\x21-\x7E])?$/
+/** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
+const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
 
 /** A request's id: the client's `X-Request-Id` if it is 1 to 128 printable characters, else a new one. */
 export const requestIdFrom = (incoming: string | undefined): string =>
@@ -115,6 +136,14 @@ const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: strin
     ? HttpServerResponse.setHeaders(response, { "x-request-id": requestId, "www-authenticate": "Bearer" })
     : HttpServerResponse.setHeader(response, "x-request-id", requestId)
 
+type Routed = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+
+/**
+ * One concern of the global middleware: given the request and what the rest of the chain would
+ * answer, what this step answers. A step that lets the request through returns `next` itself.
+ */
+type Step = (request: HttpServerRequest.HttpServerRequest, next: Routed) => Routed
+
 /**
  * `routes` are every route served; `documents` the paths served outside the API definition (the
  * OpenAPI document, Swagger UI), public routes whose callers' keys are checked here.
@@ -124,14 +153,18 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
     Effect.gen(function*() {
       const clock = yield* MarketClock
       const keys = yield* KeyAuthenticator
-      const envelope = (code: ErrorCode, message: string, headers?: Record<string, string>) =>
+      const envelope = (
+        code: ErrorCode,
+        message: string,
+        options: { readonly headers?: Record<string, string>; readonly details?: ReadonlyArray<ValidationIssue> } = {}
+      ) =>
         Effect.map(clock.now, (ms) =>
-          HttpServerResponse.jsonUnsafe(errorBody(code, message, ms), {
+          HttpServerResponse.jsonUnsafe(errorBody(code, message, ms, options.details), {
             status: errorCatalogue[code].status,
-            ...(headers === undefined ? {} : { headers })
+            ...(options.headers === undefined ? {} : { headers: options.headers })
           }))
 
-      /** `NOT_FOUND` for a path no route has, `METHOD_NOT_ALLOWED` for a method its routes lack. */
+      /** `NOT_FOUND` for a path no route has, `METHOD_NOT_ALLOWED` for a method its routes lack, else undefined. */
       const unrouted = (request: HttpServerRequest.HttpServerRequest) => {
         const path = pathOf(request.url)
         const matching = routes.filter((r) => r.pattern.test(path))
@@ -141,28 +174,33 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         if (matching.some((r) => r.method === method)) return undefined
         const allowed = [...new Set(matching.map((r) => r.method))].join(", ")
         return envelope("METHOD_NOT_ALLOWED", `${request.method} is not allowed on ${path}; use ${allowed}`, {
-          allow: allowed
+          headers: { allow: allowed }
         })
       }
 
-      const fragmentMessage = "the request target must not contain '#': a fragment is not sent to a server"
-      const withFragment = Effect.map(clock.now, (ms) =>
-        HttpServerResponse.jsonUnsafe(
-          errorBody("VALIDATION_ERROR", fragmentMessage, ms, [{ path: "", message: fragmentMessage }]),
-          { status: errorCatalogue.VALIDATION_ERROR.status }
-        ))
-
       const tooLarge = () => envelope("PAYLOAD_TOO_LARGE", `the request body is over ${REQUEST_BODY_MAX_BYTES} bytes`)
+
+      const fragmentMessage = "the request target must not contain '#': a fragment is not sent to a server"
+      const withFragment = envelope("VALIDATION_ERROR", fragmentMessage, {
+        details: [{ path: "", message: fragmentMessage }]
+      })
+
+      /** A request target with a `#` (see `hasFragment`) is refused before the router reads it. */
+      const refuseFragment: Step = (request, next) => hasFragment(request.url) ? withFragment : next
+
+      /** A path with a `;` (see `hasSemicolonInPath`) is an unknown route. */
+      const refuseSemicolonInPath: Step = (request, next) =>
+        hasSemicolonInPath(request.url)
+          ? envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(request.url)}`)
+          : next
 
       /**
        * A request with a body: answered here if no endpoint should see it (routing problems
        * first, as for requests without a body), else routed with its body limited to 64 KiB and
        * any JSON media type presented as `application/json`, the one the endpoints decode.
        */
-      const withBody = (
-        request: HttpServerRequest.HttpServerRequest,
-        httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
-      ) => {
+      const admitBody: Step = (request, next) => {
+        if (!methodsWithBody.has(request.method)) return next
         const misrouted = unrouted(request)
         if (misrouted !== undefined) return misrouted
         if (Number(request.headers["content-length"] ?? "0") > REQUEST_BODY_MAX_BYTES) return tooLarge()
@@ -171,8 +209,8 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         if (!isJson(mediaType)) {
           return envelope("UNSUPPORTED_MEDIA_TYPE", `send the body as application/json, not ${contentType}`)
         }
-        const routed = mediaType === "application/json" ? httpEffect : Effect.provideService(
-          httpEffect,
+        const routed = mediaType === "application/json" ? next : Effect.provideService(
+          next,
           HttpServerRequest.HttpServerRequest,
           request.modify({ headers: Headers.set(request.headers, "content-type", "application/json") })
         )
@@ -180,16 +218,21 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
       }
 
       /** A document route with an `Authorization` header: served only if the key is valid. */
-      const withKeyChecked = (
-        header: string,
-        httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
-      ) =>
-        Effect.matchEffect(keys.fromHeader(header), {
+      const checkDocumentKey: Step = (request, next) => {
+        const header = request.headers.authorization
+        if (header === undefined || !documents.has(pathOf(request.url))) return next
+        return Effect.matchEffect(keys.fromHeader(header), {
           onFailure: (refused) => envelope("UNAUTHORIZED", refused.reason),
-          onSuccess: () => httpEffect
+          onSuccess: () => next
         })
+      }
 
-      const failed = (request: HttpServerRequest.HttpServerRequest, requestId: string, cause: Cause.Cause<unknown>) => {
+      /** The answer to a request whose route failed, or that no route took. */
+      const answerFailure = (
+        request: HttpServerRequest.HttpServerRequest,
+        requestId: string,
+        cause: Cause.Cause<unknown>
+      ) => {
         // The table can match where the router does not, as for a parameter that is not valid percent-encoding.
         if (isRouteNotFound(cause)) {
           return unrouted(request) ?? envelope("NOT_FOUND", `no resource at ${pathOf(request.url)}`)
@@ -203,26 +246,19 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         )
       }
 
-      // Requests without a body go straight to the router: only when it finds no route is the
-      // route table consulted, to tell 404 from 405. Every response passes through `stamp`, as
-      // every failure is answered here.
+      // The composition, outermost first. A request without a body and outside the documents goes
+      // straight to the router; only when it finds no route is the route table consulted, to tell
+      // 404 from 405. Every outcome is answered by `answerFailure` or the route, then stamped.
+      const steps: ReadonlyArray<Step> = [refuseFragment, refuseSemicolonInPath, admitBody, checkDocumentKey]
       return (httpEffect) =>
         Effect.withFiber((fiber) => {
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const requestId = requestIdFrom(request.headers["x-request-id"])
-          const authorization = request.headers.authorization
-          const routed = hasFragment(request.url)
-            ? withFragment
-            : hasSemicolonInPath(request.url)
-            ? envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(request.url)}`)
-            : methodsWithBody.has(request.method)
-            ? withBody(request, httpEffect)
-            : authorization !== undefined && documents.has(pathOf(request.url))
-            ? withKeyChecked(authorization, httpEffect)
-            : httpEffect
+          let routed: Routed = httpEffect
+          for (let i = steps.length - 1; i >= 0; i--) routed = steps[i]!(request, routed)
           return Effect.matchCauseEffect(routed, {
             onFailure: (cause) =>
-              Effect.map(failed(request, requestId, cause), (response) => stamp(response, requestId)),
+              Effect.map(answerFailure(request, requestId, cause), (response) => stamp(response, requestId)),
             onSuccess: (response) => Effect.succeed(stamp(response, requestId))
           })
           // The router's type asks a global middleware to say that it answers every failure.
