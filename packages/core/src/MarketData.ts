@@ -6,6 +6,7 @@
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer } from "effect"
 import { invalid, type InvalidToken, RangeTooLarge, type ValidationFailed } from "./Errors.ts"
+import { CHART_DEFAULT_SPAN_MS } from "./Limits.ts"
 import { type Currency, type MarketStats, type Timeframe, timeframeMs } from "./Market.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { MoneyDecimal } from "./Money.ts"
@@ -19,8 +20,6 @@ import {
   type TrendingQuery
 } from "./Requests.ts"
 import { resolveToken, type Token } from "./Token.ts"
-
-const DAY_MS = 86_400_000
 
 export interface MarketSnapshot {
   readonly token: string
@@ -174,7 +173,7 @@ export class MarketData extends Context.Service<MarketData, {
       const chart = Effect.fn("MarketData.chart")(function*(query: ChartQuery) {
         const token = yield* resolveToken(query.token, query.network)
         const toMs = query.to === undefined ? yield* clock.now : Date.parse(query.to)
-        const fromMs = query.from === undefined ? toMs - DAY_MS : Date.parse(query.from)
+        const fromMs = query.from === undefined ? toMs - CHART_DEFAULT_SPAN_MS : Date.parse(query.from)
         if (fromMs > toMs) return yield* invalid("from", "must not be after to")
         const count = candleCount(query.timeframe, fromMs, toMs)
         if (count > MAX_CHART_CANDLES) return yield* new RangeTooLarge({ candles: count, max: MAX_CHART_CANDLES })

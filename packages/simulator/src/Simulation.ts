@@ -16,7 +16,8 @@ import {
   type Notification,
   parseAmount,
   tokenOf,
-  type TradeEvent
+  type TradeEvent,
+  TRENDING_RECALCULATION_INTERVAL_MS
 } from "@swapdesk/core"
 import { Result } from "effect"
 import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
@@ -30,7 +31,6 @@ import { scenarioDefaults, type ScenarioFile } from "./Scenario.ts"
 import { Scheduler } from "./Scheduler.ts"
 
 const TICK_MS = 1_000
-const TRENDING_INTERVAL_MS = 60_000
 
 /** A notification as the outbox records it. */
 export interface SentNotification extends Notification {
@@ -131,7 +131,7 @@ export class Simulation {
       tokens: mergeTokenParams(scenario)
     })
     this.market.recomputeTrending(this.startMs)
-    this.nextTrendingMs = this.startMs + TRENDING_INTERVAL_MS
+    this.nextTrendingMs = this.startMs + TRENDING_RECALCULATION_INTERVAL_MS
     this.wallets = new WalletBook(walletSpecs(scenario))
     this.chain = new ChainEngine({
       seed: this.seed,
@@ -170,7 +170,7 @@ export class Simulation {
     const swaps = this.market.tick(at)
     if (at >= this.nextTrendingMs) {
       this.market.recomputeTrending(at)
-      this.nextTrendingMs += TRENDING_INTERVAL_MS
+      this.nextTrendingMs += TRENDING_RECALCULATION_INTERVAL_MS
     }
     return { _tag: "Market", observation: { at, swaps } }
   }

@@ -8,6 +8,7 @@
 import { assert, describe } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import {
+  APPROVAL_TIMEOUT_MS,
   type FailureReason,
   formatAmount,
   nativeTokenOf,
@@ -18,7 +19,6 @@ import {
   Trades
 } from "@swapdesk/core"
 import { Effect, Layer, Option } from "effect"
-import { APPROVAL_TIMEOUT_MS } from "../src/chain/ChainEngine.ts"
 import { decodeScenario } from "../src/Scenario.ts"
 import { SimulationState } from "../src/SimulationState.ts"
 import { layerSimulator } from "../src/Simulator.ts"

@@ -28,6 +28,7 @@
  * failure or confirmation that follows it.
  */
 import {
+  APPROVAL_TIMEOUT_MS,
   formatAmount,
   nativeTokenOf,
   type Network,
@@ -47,9 +48,6 @@ import { transactionHash } from "./TxHash.ts"
 import type { WalletBook } from "./WalletBook.ts"
 
 export type { FaultKind } from "./Faults.ts"
-
-/** How long a trade waits for its wallet's approval before it fails with `APPROVAL_TIMEOUT`. */
-export const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000
 
 /** Blocks a transaction may miss in a calm mempool (drawn uniformly from 0 to this). */
 export const MEMPOOL_EXTRA_BLOCKS_MAX = 2

@@ -3,9 +3,8 @@
 // confirmations, every failure reason reachable with its exact refund, faults slowing inclusion and
 // raising gas, price impact growing with size and executed swaps moving the market.
 import { assert, describe, it } from "@effect/vitest"
-import { MoneyDecimal, type Network, networks, type TradeEvent } from "@swapdesk/core"
+import { APPROVAL_TIMEOUT_MS, MoneyDecimal, type Network, networks, type TradeEvent } from "@swapdesk/core"
 import {
-  APPROVAL_TIMEOUT_MS,
   CONGESTION_EXTRA_BLOCKS_MAX,
   CONGESTION_EXTRA_BLOCKS_MIN,
   MEMPOOL_EXTRA_BLOCKS_MAX,
