@@ -25,6 +25,7 @@ import { ApiScope } from "./Scope.ts"
 import { tokenOf } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"
+import type { Quote } from "./Trades.ts"
 import type { WebhookRecord } from "./Webhook.ts"
 import { WebhookEventType } from "./Webhook.ts"
 
@@ -310,6 +311,22 @@ export const QuoteView = Schema.Struct({
   expiresAt: IsoDateTime
 })
 export type QuoteView = typeof QuoteView.Type
+
+/** A quote on the wire. */
+export const quoteView = (quote: Quote): QuoteView => ({
+  tokenIn: quote.tokenIn.symbol,
+  tokenOut: quote.tokenOut.symbol,
+  amountIn: formatAmount(quote.amountIn, quote.tokenIn.decimals),
+  network: quote.network,
+  slippage: quote.slippage,
+  estimatedAmountOut: formatAmount(quote.outcome.netOut, quote.tokenOut.decimals),
+  fee: formatAmount(quote.outcome.fee, quote.tokenOut.decimals),
+  minAmountOut: formatAmount(quote.outcome.minAmountOut, quote.tokenOut.decimals),
+  priceImpact: quote.chainQuote.priceImpactPercent,
+  gasFee: formatAmount(quote.chainQuote.gasFee, tokenOf(nativeTokenOf(quote.network)).decimals),
+  rate: quote.rate,
+  expiresAt: toIso(quote.expiresAt)
+})
 
 // ---- limit orders (contract section 9) ----------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { fc, test } from "@fast-check/vitest"
 import { Result, Schema } from "effect"
 import type { AlertRecord } from "../src/Alert.ts"
 import type { ApiKeyRecord } from "../src/ApiKey.ts"
-import { parseAmount } from "../src/Money.ts"
+import { parseAmount, swapOutcome } from "../src/Money.ts"
 import { nativeTokenOf, type Network, networks } from "../src/Network.ts"
 import { type Token, tokenOf, tokens } from "../src/Token.ts"
 import type { TradeRecord, TradeStage } from "../src/Trade.ts"
@@ -34,6 +34,7 @@ import {
   orderView,
   PortfolioView,
   QuoteView,
+  quoteView,
   TradeCreatedView,
   tradeCreatedView,
   TradeListItemView,
@@ -595,6 +596,38 @@ describe("market, quote and portfolio schemas", () => {
       "no trailing zeros"
     )
     assert.isTrue(Result.isFailure(Schema.decodeUnknownResult(QuoteView)({ ...quote, fee: "1e-7" })), "no exponent")
+  })
+
+  it("quoteView renders a quote record in the quote schema, amounts in each token's decimals", () => {
+    const sol = tokenOf("SOL")
+    const usdc = tokenOf("USDC")
+    const outcome = swapOutcome(150_000_000n, 0.5)
+    const view = quoteView({
+      tokenIn: sol,
+      tokenOut: usdc,
+      network: "solana",
+      amountIn: 1_000_000_000n,
+      slippage: 0.5,
+      chainQuote: { grossOut: 150_000_000n, priceImpactPercent: 0.01, gasFee: 5_000n },
+      outcome,
+      rate: "149.625",
+      expiresAt: Date.parse(ISO)
+    })
+    conforms(QuoteView, view)
+    assert.deepStrictEqual(view, {
+      tokenIn: "SOL",
+      tokenOut: "USDC",
+      amountIn: "1",
+      network: "solana",
+      slippage: 0.5,
+      estimatedAmountOut: "149.625",
+      fee: "0.375",
+      minAmountOut: "148.876875",
+      priceImpact: 0.01,
+      gasFee: "0.000005",
+      rate: "149.625",
+      expiresAt: ISO
+    })
   })
 
   it("portfolio: contract section 7's fields", () => {

@@ -90,17 +90,33 @@ export const isApiError = (u: unknown): u is InstanceType<(typeof apiErrorClasse
 export type ApiErrorOf<E extends { readonly code: ErrorCode }> = (typeof errorCatalogue)[E["code"]]["status"] extends
   infer S extends ApiErrorStatus ? InstanceType<ClassByStatus[S]> : never
 
-/** The error envelope body of a code (also used for transport errors outside the HttpApi). */
+/**
+ * The error envelope, its one definition: the fields of every API error class (their schemas
+ * declare the same keys in the same order), the body `ApiRoutes` answers an API error with, and
+ * the body of every transport error outside the HttpApi (global middleware, `ClientErrors`).
+ */
+export const errorEnvelope = (
+  code: ErrorCode,
+  message: string,
+  timestamp: string,
+  details?: ReadonlyArray<ValidationIssue>
+) => ({
+  success: false as const,
+  error: { code, message, ...(details === undefined ? {} : { details }) },
+  timestamp
+})
+
+/** The error envelope of a code, stamped at `atMs`. */
 export const errorBody = (
   code: ErrorCode,
   message: string,
   atMs: number,
   details?: ReadonlyArray<ValidationIssue>
-) => ({
-  success: false as const,
-  error: { code, message, ...(details === undefined ? {} : { details }) },
-  timestamp: toIso(atMs)
-})
+) => errorEnvelope(code, message, toIso(atMs), details)
+
+/** The envelope an API error carries, as `errorEnvelope` writes it. */
+export const envelopeOf = (error: InstanceType<(typeof apiErrorClasses)[number]>) =>
+  errorEnvelope(error.error.code, error.error.message, error.timestamp, error.error.details)
 
 /** Turns a domain error into its HTTP error response. */
 export const toApiError = <E extends DomainError>(error: E, atMs: number): ApiErrorOf<E> => {

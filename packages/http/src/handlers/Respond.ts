@@ -13,7 +13,7 @@ import { type DomainError, MarketClock, toIso } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { type ApiErrorOf, toApiError } from "../api/ApiErrors.ts"
-import type { Enveloped } from "../api/Envelope.ts"
+import { type Enveloped, successEnvelope, successEnvelopeJson } from "../api/Envelope.ts"
 
 /** The success statuses a handler answers with. */
 export type SuccessStatus = 200 | 201
@@ -50,7 +50,7 @@ export interface Responder {
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
 }
 
-const enveloped = <A>(data: A, ms: number): Enveloped<A> => ({ success: true, data, timestamp: toIso(ms) })
+const enveloped = <A>(data: A, ms: number): Enveloped<A> => successEnvelope(data, toIso(ms))
 
 export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effect.map(MarketClock, (clock) => {
   const envelope = <A>(data: A) => Effect.map(clock.now, (ms) => enveloped(data, ms))
@@ -66,8 +66,6 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
     view: (a: A) => B,
     status: SuccessStatus = 200
   ) => Effect.matchEffect(effect, { onFailure: apiError, onSuccess: (a) => ok(view(a), status) })
-  // The envelope's JSON as `JSON.stringify` writes it: these keys in this order, and an ISO
-  // timestamp, which has nothing to escape.
   const stableView = <A extends object, B>(view: (a: A) => B) => {
     const rendered = new WeakMap<A, string>()
     const renderedOnce = (data: A): string => {
@@ -80,7 +78,7 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
         onFailure: apiError,
         onSuccess: (data) =>
           Effect.map(clock.now, (ms) =>
-            HttpServerResponse.text(`{"success":true,"data":${renderedOnce(data)},"timestamp":"${toIso(ms)}"}`, {
+            HttpServerResponse.text(successEnvelopeJson(renderedOnce(data), toIso(ms)), {
               contentType: "application/json"
             }))
       })

@@ -2,16 +2,7 @@
  * `/v1/trades` and `/v1/quote` on the `Trades` use cases, for the calling account. Trade creation
  * honours `Idempotency-Key`.
  */
-import {
-  formatAmount,
-  nativeTokenOf,
-  toIso,
-  tokenOf,
-  tradeCreatedView,
-  tradeListView,
-  Trades,
-  tradeView
-} from "@swapdesk/core"
+import { quoteView, tradeCreatedView, tradeListView, Trades, tradeView } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
@@ -43,18 +34,5 @@ export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
         Effect.flatMap(Principal, (p) => respondTrade(trades.get(p.accountId, params.id))))
       .handle("quote", ({ query }) =>
         Effect.flatMap(Principal, (p) =>
-          respond(trades.quote(p.accountId, query), (quote) => ({
-            tokenIn: quote.tokenIn.symbol,
-            tokenOut: quote.tokenOut.symbol,
-            amountIn: formatAmount(quote.amountIn, quote.tokenIn.decimals),
-            network: quote.network,
-            slippage: quote.slippage,
-            estimatedAmountOut: formatAmount(quote.outcome.netOut, quote.tokenOut.decimals),
-            fee: formatAmount(quote.outcome.fee, quote.tokenOut.decimals),
-            minAmountOut: formatAmount(quote.outcome.minAmountOut, quote.tokenOut.decimals),
-            priceImpact: quote.chainQuote.priceImpactPercent,
-            gasFee: formatAmount(quote.chainQuote.gasFee, tokenOf(nativeTokenOf(quote.network)).decimals),
-            rate: quote.rate,
-            expiresAt: toIso(quote.expiresAt)
-          }))))
+          respond(trades.quote(p.accountId, query), quoteView)))
   }))

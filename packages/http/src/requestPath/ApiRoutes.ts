@@ -35,7 +35,7 @@ import {
   HttpApiMiddleware,
   OpenApi
 } from "effect/http-api"
-import { isApiError } from "../api/ApiErrors.ts"
+import { envelopeOf, isApiError } from "../api/ApiErrors.ts"
 import {
   asRegisteredGroup,
   PINNED_EFFECT_VERSION,
@@ -168,10 +168,9 @@ const decodeThen = (
 /** An API error as its response: its fields are the envelope, its code decides the status. */
 const errorResponse = (error: unknown) => {
   if (!isApiError(error)) return Effect.die(error)
-  return Effect.succeed(HttpServerResponse.jsonUnsafe(
-    { success: error.success, error: error.error, timestamp: error.timestamp },
-    { status: errorCatalogue[error.error.code].status }
-  ))
+  return Effect.succeed(
+    HttpServerResponse.jsonUnsafe(envelopeOf(error), { status: errorCatalogue[error.error.code].status })
+  )
 }
 
 const notAResponse = (endpoint: HttpApiEndpoint.Top) =>
