@@ -14,7 +14,7 @@ export type AlertStatus = typeof AlertStatus.Type
 export const AlertCondition = Schema.Literals(["above", "below"])
 export type AlertCondition = typeof AlertCondition.Type
 
-/** Defaults of the optional, type-specific fields (contract section 4). */
+/** Defaults of the optional, type-specific fields (docs/reference/http-api.md#alerts). */
 export const alertDefaults = { multiplier: 3, minValueUsd: 100_000, changePercent: 10 } as const
 
 /** What an alert watches; the fields that belong to its type and no others. */

@@ -1,6 +1,6 @@
 /**
  * Watches the active alerts against each market observation and fires those whose condition is met
- * (contract section 4). Price and whale alerts are evaluated at every observation; volume and
+ * (docs/reference/http-api.md#alerts). Price and whale alerts are evaluated at every observation; volume and
  * portfolio alerts, whose inputs are hourly and daily aggregates, at each whole minute of market
  * time. Only observations after an alert was armed can fire it: an alert whose condition already
  * holds at creation fires at the next price update (a tick or a price move), never within the

@@ -1,6 +1,6 @@
 /**
  * Every limit number of the service in one place, each with where it comes from: the spec's
- * Limits table, or the contract section that decided what the spec left open. A number that a
+ * Limits table, or the published decision (docs/reference/http-api.md) where the spec left it open. A number that a
  * request schema or another module needs at its own definition (page sizes, the chart span, the
  * largest amount, the fee, the idempotency window) is defined there and re-exported here, so there
  * is still exactly one definition of each; `test/Limits.test.ts` ties the schemas to these values.
@@ -14,7 +14,7 @@ export { MAX_AMOUNT, PLATFORM_FEE_BPS } from "./Money.ts"
 export { IDEMPOTENCY_TTL_MS } from "./Repositories.ts"
 export { DEFAULT_SLIPPAGE_PERCENT, MAX_CHART_CANDLES, pageLimits, trendingLimits } from "./Requests.ts"
 
-// ---- alerts (spec: Limits; contract section 4) --------------------------------------------------
+// ---- alerts (spec: Limits; http-api.md#alerts) --------------------------------------------------
 
 /** Alerts a Free account may have `active` or `triggered` at once. */
 export const FREE_PLAN_ALERTS_MAX = 5
@@ -34,7 +34,7 @@ export const checkAlertLimit = (plan: Plan, currentCount: number): Effect.Effect
   return limit !== undefined && currentCount >= limit ? Effect.fail(new AlertLimitExceeded({ limit })) : Effect.void
 }
 
-// ---- trades (spec: Limits; contract section 5) --------------------------------------------------
+// ---- trades (spec: Limits; http-api.md#trades) --------------------------------------------------
 
 /** Slippage tolerance (percent) must exceed this: zero would fail the swap on any price tick. */
 export const SLIPPAGE_MIN_EXCLUSIVE_PERCENT = 0
@@ -47,7 +47,7 @@ export const APPROVAL_TIMEOUT_MS = 10 * 60 * 1000
 /** An `Idempotency-Key` header is 1 to this many characters. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 
-// ---- market data (contract section 6) ------------------------------------------------------------
+// ---- market data (http-api.md#market-data) ------------------------------------------------------
 
 /** A chart request without `from` covers this span before `to` (spec: "24 hours before `to`"). */
 export const CHART_DEFAULT_SPAN_MS = 24 * 60 * 60 * 1000
@@ -55,7 +55,7 @@ export const CHART_DEFAULT_SPAN_MS = 24 * 60 * 60 * 1000
 /** The trending ranking is recalculated this often, in market time. */
 export const TRENDING_RECALCULATION_INTERVAL_MS = 60 * 1000
 
-// ---- HTTP boundary (contract sections 1 and 11) --------------------------------------------------
+// ---- HTTP boundary (http-api.md#conventions, #rate-limits) --------------------------------------
 
 /** Request bodies larger than this are `413 PAYLOAD_TOO_LARGE`. */
 export const REQUEST_BODY_MAX_BYTES = 64 * 1024

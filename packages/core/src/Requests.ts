@@ -1,5 +1,5 @@
 /**
- * The request schemas of every operation (contract section 1): bodies are strict (unknown fields
+ * The request schemas of every operation (docs/reference/http-api.md#conventions): bodies are strict (unknown fields
  * are rejected where they are decoded), numbers in query strings are parsed and bounded, and
  * nothing is silently clamped. Rules that need the token registry (an amount's decimal places, a
  * token's existence on a network) or that span fields (an alert's type-dependent fields) are
@@ -15,7 +15,7 @@ import { ApiScope } from "./Scope.ts"
 import { TradeStatus } from "./Trade.ts"
 import { WebhookEventType } from "./Webhook.ts"
 
-/** Collection limits (contract section 1 and the spec's Limits table). */
+/** Collection limits (docs/reference/http-api.md#conventions and the spec's Limits table). */
 export const pageLimits = { defaultLimit: 20, maxLimit: 100 } as const
 export const trendingLimits = { defaultLimit: 10, maxLimit: 50 } as const
 
@@ -219,7 +219,7 @@ export type TrendingQuery = typeof TrendingQuery.Type
 /** A chart request may span at most this many candles. */
 export const MAX_CHART_CANDLES = 1500
 
-// ---- orders, keys, notifications, webhooks (contract sections 8-10) ---------------------------
+// ---- orders, keys, notifications, webhooks (http-api.md#api-keys, #limit-orders, #notifications-and-webhooks) ---
 
 export const CreateOrderBody = Schema.Struct({
   tokenIn: TokenReference,

@@ -1,5 +1,5 @@
 /**
- * API key scopes (contract section 2): what each key may do.
+ * API key scopes (docs/reference/http-api.md#authentication-and-scopes): what each key may do.
  */
 import { Schema } from "effect"
 

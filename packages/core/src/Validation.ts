@@ -14,7 +14,7 @@ import type { CreateAlertBody } from "./Requests.ts"
 
 /**
  * How every request is decoded: collect every issue rather than stop at the first, and reject
- * unknown keys rather than strip them silently (contract section 1).
+ * unknown keys rather than strip them silently (docs/reference/http-api.md#conventions).
  */
 export const strictParseOptions = { errors: "all", onExcessProperty: "error" } as const
 
@@ -51,8 +51,9 @@ export const decodeRequestResult = <S extends RequestSchema>(schema: S) => {
 }
 
 /**
- * How query strings are decoded: every issue collected, but unknown parameters ignored (contract
- * section 1), since proxies, caches and analytics tags add parameters the client never chose.
+ * How query strings are decoded: every issue collected, but unknown parameters ignored
+ * (docs/reference/http-api.md#conventions), since proxies, caches and analytics tags add parameters
+ * the client never chose.
  */
 export const queryParseOptions = { errors: "all", onExcessProperty: "ignore" } as const
 
@@ -74,14 +75,15 @@ export const decodeQueryResult = <S extends RequestSchema>(schema: S) => {
 
 /**
  * A decimal string parsed into base units of a token with `decimals`, or the validation issue at
- * `path` that says why it is not an amount (contract section 1's amount rules, via `parseAmount`).
+ * `path` that says why it is not an amount (the amount rules of
+ * docs/reference/http-api.md#conventions, via `parseAmount`).
  */
 export const amountIssue = (path: string, text: string, decimals: number): Result.Result<bigint, ValidationIssue> =>
   Result.mapError(parseAmount(text, decimals), (message) => ({ path, message }))
 
 type AlertField = Exclude<keyof CreateAlertBody, "type" | "channel">
 
-/** The fields each alert type may carry, beyond `type` and `channel` (contract section 4). */
+/** The fields each alert type may carry, beyond `type` and `channel` (docs/reference/http-api.md#alerts). */
 export const alertFieldsByType: Readonly<Record<AlertRule["type"], ReadonlyArray<AlertField>>> = {
   price: ["token", "condition", "targetPrice"],
   volume: ["token", "multiplier"],

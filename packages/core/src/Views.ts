@@ -180,8 +180,8 @@ export const TradeListView = Schema.Struct({
 export type TradeListView = typeof TradeListView.Type
 
 /**
- * `GET /trades/{id}` `data`: every field of the spec's Trade table plus the contract's extras
- * (section 5: `minAmountOut`, `gasFee`, `failureReason`, `orderId`), and no other; the price
+ * `GET /trades/{id}` `data`: every field of the spec's Trade table plus the published extras
+ * (docs/reference/http-api.md#trades: `minAmountOut`, `gasFee`, `failureReason`, `orderId`), and no other; the price
  * impact belongs to the quote. Keys that exist only in some states are absent until then.
  */
 export const TradeView = Schema.Struct({
@@ -290,7 +290,7 @@ export const tradeView = (trade: TradeRecord): TradeView => ({
   ...(trade.orderId === null ? {} : { orderId: trade.orderId })
 })
 
-/** `GET /quote` `data`: what `POST /trades` would start with, executing nothing (contract section 5). */
+/** `GET /quote` `data`: what `POST /trades` would start with, executing nothing (docs/reference/http-api.md#trades). */
 export const QuoteView = Schema.Struct({
   tokenIn: Schema.String,
   tokenOut: Schema.String,
@@ -328,9 +328,9 @@ export const quoteView = (quote: Quote): QuoteView => ({
   expiresAt: toIso(quote.expiresAt)
 })
 
-// ---- limit orders (contract section 9) ----------------------------------------------------------
+// ---- limit orders (http-api.md#limit-orders) ----------------------------------------------------
 
-/** A limit order on the wire (contract section 9). */
+/** A limit order on the wire (docs/reference/http-api.md#limit-orders). */
 export const OrderView = Schema.Struct({
   id: Schema.String,
   status: OrderStatus,
@@ -390,7 +390,7 @@ export const orderListView = (page: Page<OrderRecord>): OrderListView => ({
   orders: page.items.map(orderView)
 })
 
-// ---- market data (spec: market data record, Candle, Trending token; contract section 6) --------
+// ---- market data (spec: market data record, Candle, Trending token; http-api.md#market-data) ----
 
 // Every figure is `Schema.Finite`: JSON has no infinity or NaN, and a number field never carries
 // anything but a number (`MarketData` fails the request before it would).
@@ -463,7 +463,7 @@ export const TrendingView = Schema.Struct({
 })
 export type TrendingView = typeof TrendingView.Type
 
-// ---- portfolio (contract section 7) -------------------------------------------------------------
+// ---- portfolio (http-api.md#portfolio) ----------------------------------------------------------
 
 const PortfolioRangeLiteral = Schema.Literals(["24h", "7d", "30d", "all"])
 
@@ -502,7 +502,7 @@ export const PortfolioView = Schema.Struct({
 })
 export type PortfolioView = typeof PortfolioView.Type
 
-// ---- API keys (contract section 8) --------------------------------------------------------------
+// ---- API keys (http-api.md#api-keys) ------------------------------------------------------------
 
 /** A key in `GET /auth/api-keys`: never the secret or its hash. */
 export const ApiKeyView = Schema.Struct({
@@ -562,7 +562,7 @@ export const apiKeyListView = (keys: ReadonlyArray<ApiKeyRecord>): ApiKeyListVie
   keys: keys.map(apiKeyView)
 })
 
-// ---- notifications and webhooks (contract section 10) -------------------------------------------
+// ---- notifications and webhooks (http-api.md#notifications-and-webhooks) ------------------------
 
 /** `GET`/`PUT /account/notifications` `data`: `null` marks a channel that is not configured. */
 export const NotificationSettingsView = NotificationSettings

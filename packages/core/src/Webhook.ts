@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions and the events they can receive (contract section 10).
+ * Webhook subscriptions and the events they can receive (docs/reference/http-api.md#notifications-and-webhooks).
  */
 import { Schema } from "effect"
 

@@ -1,5 +1,6 @@
-// Proves the error catalogue matches contract section 3 code for code and status for status (the expected table below
-// is copied from the contract, not from the code), that every tagged error class carries a catalogued code, and that
+// Proves the error catalogue matches the error reference (docs/reference/errors.md) code for code
+// and status for status (the expected table below is copied from docs/reference/errors.md, not from
+// the code), that every tagged error class carries a catalogued code, and that
 // docs/reference/errors.md documents every catalogued code with the same status.
 import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
@@ -32,7 +33,7 @@ import {
 } from "../src/Errors.ts"
 import { failureReasons } from "../src/Trade.ts"
 
-/** Contract section 3, row by row. */
+/** The error reference's summary (docs/reference/errors.md), row by row. */
 const contractTable: Record<string, number> = {
   UNAUTHORIZED: 401,
   INSUFFICIENT_SCOPE: 403,
@@ -60,7 +61,7 @@ const contractTable: Record<string, number> = {
   INTERNAL_ERROR: 500
 }
 
-/** Codes only the simulator's control routes answer with (contract section 12 leaves their errors open). */
+/** Codes only the simulator's control routes answer with (docs/reference/errors.md#simulator-only-codes). */
 const simulatorOnly: Record<string, number> = { TRADE_NOT_AWAITING_APPROVAL: 409, CLOCK_NOT_MANUAL: 409 }
 
 /** One instance of every tagged error class the core exports. */
@@ -186,7 +187,7 @@ describe("docs/reference/errors.md", () => {
     })
   }
 
-  it("documents every trade failure reason (contract section 5) in a section of its own", () => {
+  it("documents every trade failure reason in a section of its own (errors.md)", () => {
     const contractReasons = [
       "SLIPPAGE_EXCEEDED",
       "INSUFFICIENT_GAS",

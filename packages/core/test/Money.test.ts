@@ -1,6 +1,7 @@
-// Proves the money rules of contract sections 1 and 5: the fee rounds up, the minimum out rounds down, the parts always
-// add back to the whole, and amount strings parse strictly and round-trip. Properties run with pinned fast-check seeds
-// and are checked against an independent oracle in exact bigint/rational arithmetic, never against the code's formula.
+// Proves the money rules of docs/reference/http-api.md (conventions, trades): the fee rounds up,
+// the minimum out rounds down, the parts always add back to the whole, and amount strings parse
+// strictly and round-trip. Properties run with pinned fast-check seeds and are checked against an
+// independent oracle in exact bigint/rational arithmetic, never against the code's formula.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { Result } from "effect"

@@ -1,7 +1,8 @@
-// Proves the token registry is well formed (at least 20 tokens, unique symbols, real-looking addresses, sane decimals)
-// and that lookups behave as contract sections 3 and 12 say: by symbol in any case, by contract address (EVM addresses
-// in any case, Solana mints exactly), and InvalidToken for an unknown token or one that does not exist on the network;
-// a contract address names its token only on the network it is the token's contract on.
+// Proves the token registry is well formed (at least 20 tokens, unique symbols, real-looking
+// addresses, sane decimals) and that lookups behave as docs/reference/errors.md (INVALID_TOKEN) and
+// docs/simulator.md say: by symbol in any case, by contract address (EVM addresses in any case,
+// Solana mints exactly), and InvalidToken for an unknown token or one that does not exist on the
+// network; a contract address names its token only on the network it is the token's contract on.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
 import { InvalidToken } from "../src/Errors.ts"

@@ -1,6 +1,7 @@
-// Proves every validation rule of contract section 1 and of the request schemas in Requests.ts with one accepted and
-// one rejected input each, decoded the way the API decodes them (bodies strict, queries ignoring unknown parameters,
-// every problem collected as { path, message }), plus the alert type rules of contract section 4 one by one.
+// Proves every validation rule of docs/reference/http-api.md#conventions and of the request schemas
+// in Requests.ts with one accepted and one rejected input each, decoded the way the API decodes
+// them (bodies strict, queries ignoring unknown parameters, every problem collected as { path,
+// message }), plus the alert type rules of docs/reference/http-api.md#alerts one by one.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import { alertDefaults, type AlertRule } from "../src/Alert.ts"
@@ -61,7 +62,7 @@ const rejectedAt = <A>(result: Result.Result<A, ReadonlyArray<ValidationIssue>>,
 
 const trade = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "solana" } as const
 
-// ---- the envelope of every rejection (contract section 1) -------------------------------------
+// ---- the envelope of every rejection (http-api.md#conventions) ----------------------------------
 
 describe("how problems are reported", () => {
   it("an unknown body field is rejected, naming the field", () => {
@@ -136,7 +137,7 @@ describe("how problems are reported", () => {
   })
 })
 
-// ---- amounts (contract section 1) ---------------------------------------------------------------
+// ---- amounts (http-api.md#conventions) ----------------------------------------------------------
 
 describe("amount strings", () => {
   for (const good of ["1", "1.5", "0.000001", "1000000"]) {
@@ -180,7 +181,7 @@ describe("amount strings", () => {
   })
 })
 
-// ---- trades and quotes (contract section 5) -----------------------------------------------------
+// ---- trades and quotes (http-api.md#trades) -----------------------------------------------------
 
 describe("POST /trades body", () => {
   it("slippage is optional", () => {
@@ -309,7 +310,7 @@ describe("GET /trades filters", () => {
   }
 })
 
-// ---- market data (contract section 6) -----------------------------------------------------------
+// ---- market data (http-api.md#market-data) ------------------------------------------------------
 
 describe("market data queries", () => {
   for (const currency of currencies) {
@@ -353,7 +354,7 @@ describe("market data queries", () => {
   })
 })
 
-// ---- alerts (contract section 4) ----------------------------------------------------------------
+// ---- alerts (http-api.md#alerts) ----------------------------------------------------------------
 
 describe("POST /alerts body schema", () => {
   const price = { type: "price", token: "SOL", condition: "above", targetPrice: 150, channel: "email" } as const
@@ -513,7 +514,7 @@ describe("PATCH /alerts/{id} and GET /alerts", () => {
   })
 })
 
-// ---- orders, keys, notifications, webhooks (contract sections 8-10) ----------------------------
+// ---- orders, keys, notifications, webhooks (http-api.md#api-keys, #limit-orders, #notifications-and-webhooks) ---
 
 describe("POST /orders body", () => {
   const order = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1", minAmountOut: "160", network: "solana" } as const

@@ -529,7 +529,7 @@ describe("API key and webhook views", () => {
   })
 })
 
-// ---- market data, quote and portfolio schemas -----------------------------------------------------
+// ---- market data, quote and portfolio schemas ---------------------------------------------------
 
 describe("market, quote and portfolio schemas", () => {
   const basic = { token: "SOL", price: 142.5, currency: "USD", change24h: -1.2, volume24h: 1e9, marketCap: 7e10 }
@@ -630,7 +630,7 @@ describe("market, quote and portfolio schemas", () => {
     })
   })
 
-  it("portfolio: contract section 7's fields", () => {
+  it("portfolio: the published fields (http-api.md#portfolio)", () => {
     conforms(PortfolioView, {
       currency: "USD",
       totalValue: 2500,

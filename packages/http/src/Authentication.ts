@@ -1,9 +1,9 @@
 /**
- * Bearer keys (contract section 2): a key is looked up by the SHA-256 of its secret, must be
- * neither revoked nor expired, and must carry the endpoint's scope. `KeyAuthenticator` decides
- * who a key is; the three middlewares of `api/Security.ts` apply it to their routes, with the rate
- * limits. A caller whose key is refused is an unauthenticated caller, counted by its address, so
- * guessing keys is rate limited like any other anonymous traffic.
+ * Bearer keys (docs/reference/http-api.md#authentication-and-scopes): a key is looked up by the
+ * SHA-256 of its secret, must be neither revoked nor expired, and must carry the endpoint's scope.
+ * `KeyAuthenticator` decides who a key is; the three middlewares of `api/Security.ts` apply it to
+ * their routes, with the rate limits. A caller whose key is refused is an unauthenticated caller,
+ * counted by its address, so guessing keys is rate limited like any other anonymous traffic.
  */
 import {
   AccountRepository,

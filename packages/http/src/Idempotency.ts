@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on creating requests (contract section 5): the first request with a key runs
+ * `Idempotency-Key` on creating requests (docs/reference/http-api.md#idempotency): the first request with a key runs
  * and its response is kept for 24 h; a repeat with the same body gets that response again and runs
  * nothing; a different body, or a repeat while the first is still running, is
  * `409 IDEMPOTENCY_CONFLICT`. The claim is atomic, so concurrent duplicates run the work once.

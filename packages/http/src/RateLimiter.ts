@@ -1,5 +1,5 @@
 /**
- * Request rate limits (contract section 11): per key by plan, per client address for calls
+ * Request rate limits (docs/reference/http-api.md#rate-limits): per key by plan, per client address for calls
  * without a key, in fixed one-minute windows of wall-clock time (limits protect the server, so
  * they follow real time even when the market clock is simulated). Every response to a limited
  * caller carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; over the limit

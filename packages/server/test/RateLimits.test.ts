@@ -1,4 +1,4 @@
-// Proves the rate limits of contract section 11 through a real server: a key's plan sets its
+// Proves the rate limits (docs/reference/http-api.md#rate-limits) through a real server: a key's plan sets its
 // per-minute limit, calls without a key are limited per client address, every limited response
 // carries the RateLimit headers, the call over the limit is 429 RATE_LIMITED with Retry-After, and
 // health checks and the simulator's control routes are not limited. A key has one budget across

@@ -1,4 +1,4 @@
-// Proves the clock routes of contract section 12 behave as one operation each: an advance runs to
+// Proves the clock routes (docs/simulator.md#control-routes) behave as one operation each: an advance runs to
 // completion even when its client hangs up, and one call is bounded so that it stays short.
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"

@@ -1,5 +1,5 @@
 /**
- * The scenario file (contract section 12): what a simulated world starts with. Decoded with a
+ * The scenario file (docs/simulator.md#the-scenario-file): what a simulated world starts with. Decoded with a
  * Schema; every problem is reported with the field's path and the offending value, and every key
  * left out takes the default documented in docs/simulator.md.
  */

@@ -1,5 +1,5 @@
 /**
- * The simulator's control operations (contract section 12): advance the clock, move a price,
+ * The simulator's control operations (docs/simulator.md#control-routes): advance the clock, move a price,
  * inject a fault or a whale, and read the outbox and the event log. Every operation that moves the
  * world runs under one lock and tells the domain (through `MarketReactor`) what happened before it
  * returns, so an alert a price move triggers has fired by the time the caller hears back.

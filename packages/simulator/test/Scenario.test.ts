@@ -1,9 +1,9 @@
-// Proves the scenario file's decoding (contract section 12): the demo scenario and a JSON round trip of it decode
-// unchanged; each kind of bad field fails with `InvalidScenario` whose issues name the field's path AND the value
-// found there (and whose message shows both); text that is not JSON is refused with the parser's reason and no
-// value; several problems are reported together; keys left out take the
-// documented defaults in the running simulation. Each bad file is a valid file with one field broken, so the
-// issue can only come from that field.
+// Proves the scenario file's decoding (docs/simulator.md#the-scenario-file): the demo scenario and
+// a JSON round trip of it decode unchanged; each kind of bad field fails with `InvalidScenario`
+// whose issues name the field's path AND the value found there (and whose message shows both); text
+// that is not JSON is refused with the parser's reason and no value; several problems are reported
+// together; keys left out take the documented defaults in the running simulation. Each bad file is
+// a valid file with one field broken, so the issue can only come from that field.
 import { assert, describe, it } from "@effect/vitest"
 import { AccountRepository } from "@swapdesk/core"
 import { Effect, Option } from "effect"

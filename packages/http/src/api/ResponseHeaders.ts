@@ -1,7 +1,8 @@
 /**
- * The headers the server adds to responses (contract sections 1, 2, 5 and 11), as the OpenAPI
- * document states them: the definition's schemas describe bodies only, so an OpenAPI transform
- * adds them to each operation's responses, from one set of header components.
+ * The headers the server adds to responses (docs/reference/http-api.md: conventions,
+ * authentication, idempotency, rate limits), as the OpenAPI document states them: the definition's
+ * schemas describe bodies only, so an OpenAPI transform adds them to each operation's responses,
+ * from one set of header components.
  */
 import { HttpApi, type HttpApiGroup, type OpenApi } from "effect/http-api"
 import { Authentication, OptionalAuthentication } from "./Security.ts"
@@ -45,7 +46,7 @@ const rateLimit: ReadonlyArray<HeaderName> = ["RateLimit-Limit", "RateLimit-Rema
 const uncounted = new Set(["415"])
 
 /**
- * The responses an operation that honours an `Idempotency-Key` (contract section 5) replays: its
+ * The responses an operation that honours an `Idempotency-Key` (docs/reference/http-api.md#idempotency) replays: its
  * success and its handler's errors, which are kept; refusals before the handler are not.
  */
 const replayed: ReadonlyMap<string, ReadonlySet<string>> = new Map([[

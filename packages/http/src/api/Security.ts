@@ -22,7 +22,7 @@ export class MaybePrincipal extends Context.Service<MaybePrincipal, Option.Optio
   "@swapdesk/http/MaybePrincipal"
 ) {}
 
-/** The scope an endpoint needs (contract section 2). */
+/** The scope an endpoint needs (docs/reference/http-api.md#authentication-and-scopes). */
 export const RequiredScope = Context.Reference<ApiScope | undefined>("@swapdesk/http/RequiredScope", {
   defaultValue: () => undefined
 })

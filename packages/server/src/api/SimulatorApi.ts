@@ -1,5 +1,5 @@
 /**
- * `/v1/sim/*`: the simulator's control routes (contract section 12), mounted only when the server
+ * `/v1/sim/*`: the simulator's control routes (docs/simulator.md#control-routes), mounted only when the server
  * runs on the simulator. No key is needed; a present but invalid one is still refused.
  */
 import { IsoDateTime, Network, PriceUsd, TokenReference, TradeView } from "@swapdesk/core"

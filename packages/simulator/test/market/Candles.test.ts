@@ -1,8 +1,9 @@
-// Proves the candle rules of contract section 6 for every timeframe, with fast-check over random ranges,
-// timeframes and networks (pinned seeds): alignment to UTC multiples, exactly the periods whose open lies in
-// [from, to) between the start of history and the current period, OHLC bounds, contiguity (open == previous
-// close), flat zero-volume gap candles, and every candle equal to the aggregation of its one-minute candles. Gaps
-// are exercised with a token that has no background trading and trades only when a swap is applied.
+// Proves the candle rules (docs/reference/http-api.md#market-data) for every timeframe, with
+// fast-check over random ranges, timeframes and networks (pinned seeds): alignment to UTC
+// multiples, exactly the periods whose open lies in [from, to) between the start of history and the
+// current period, OHLC bounds, contiguity (open == previous close), flat zero-volume gap candles,
+// and every candle equal to the aggregation of its one-minute candles. Gaps are exercised with a
+// token that has no background trading and trades only when a swap is applied.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { type Network, type Timeframe, timeframeMs, timeframes } from "@swapdesk/core"
