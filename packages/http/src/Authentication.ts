@@ -29,7 +29,7 @@ import {
 } from "./api/Security.ts"
 import { type Caller, RateLimiter } from "./RateLimiter.ts"
 
-/** One-shot `hash`: on every authenticated request, at 40% of the time of a `createHash` chain. */
+/** A key's SHA-256 by one-shot `hash` rather than a `createHash` chain: it runs on every authenticated request. */
 export const hashSecret = (secret: string): string => hash("sha256", secret, "hex")
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i

@@ -30,8 +30,8 @@ export type Caller = { readonly _tag: "Key"; readonly keyId: string; readonly pl
 }
 
 /**
- * The rate-limit headers on `response`, one `setHeader` each: a third of the time of one
- * `setHeaders`, which normalises a record first.
+ * The rate-limit headers on `response`, one `setHeader` each rather than one `setHeaders`, which
+ * normalises a record first (docs/performance.md, round 3).
  */
 const withHeaders = (
   response: HttpServerResponse.HttpServerResponse,

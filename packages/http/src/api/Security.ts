@@ -30,8 +30,8 @@ export const RequiredScope = Context.Reference<ApiScope | undefined>("@swapdesk/
 /**
  * A key is required: `Authorization: Bearer <key>`, with the endpoint's `RequiredScope`. The
  * middleware reads the header itself rather than being declared through `HttpApiSecurity`,
- * whose per-request credential handling cost a quarter of an authenticated read
- * (docs/performance.md); `documentBearer` puts the scheme into the OpenAPI document.
+ * whose per-request credential handling is a large share of an authenticated read
+ * (docs/performance.md, round 2); `documentBearer` puts the scheme into the OpenAPI document.
  */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Principal }>()(
   "@swapdesk/http/Authentication",
