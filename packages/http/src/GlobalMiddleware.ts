@@ -249,13 +249,16 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
       // The composition, outermost first. A request without a body and outside the documents goes
       // straight to the router; only when it finds no route is the route table consulted, to tell
       // 404 from 405. Every outcome is answered by `answerFailure` or the route, then stamped.
-      const steps: ReadonlyArray<Step> = [refuseFragment, refuseSemicolonInPath, admitBody, checkDocumentKey]
+      const route = (request: HttpServerRequest.HttpServerRequest, httpEffect: Routed): Routed =>
+        refuseFragment(
+          request,
+          refuseSemicolonInPath(request, admitBody(request, checkDocumentKey(request, httpEffect)))
+        )
       return (httpEffect) =>
         Effect.withFiber((fiber) => {
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const requestId = requestIdFrom(request.headers["x-request-id"])
-          let routed: Routed = httpEffect
-          for (let i = steps.length - 1; i >= 0; i--) routed = steps[i]!(request, routed)
+          const routed = route(request, httpEffect)
           return Effect.matchCauseEffect(routed, {
             onFailure: (cause) =>
               Effect.map(answerFailure(request, requestId, cause), (response) => stamp(response, requestId)),
