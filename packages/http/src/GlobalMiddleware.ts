@@ -13,9 +13,10 @@
  *   a defect) gets its envelope, and a defect is logged under the request id;
  * - `stamp`: every response carries its `X-Request-Id`, and a 401 its `WWW-Authenticate` challenge.
  *
- * The steps are plain functions of the request rather than router middlewares of their own: each
- * is on every request's path, and a layer of effect per concern would cost the HTTP benchmark what
- * a step costs (docs/performance.md). The error codes are in docs/reference/errors.md.
+ * Every step is on every request's path, so the steps are plain functions of the request, composed
+ * in one expression, rather than router middlewares of their own, each of which would wrap every
+ * request in one more effect; docs/performance.md measures the composition against the single
+ * expression it replaced. The error codes are in docs/reference/errors.md.
  */
 import {
   errorCatalogue,
@@ -41,7 +42,7 @@ import { KeyAuthenticator } from "./Authentication.ts"
 /** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
 const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
 
-/** A request's id: the client's `X-Request-Id` if it is 1 to 128 printable characters, else a new one. */
+/** A request's id: the client's `X-Request-Id` if it is a valid one (`REQUEST_ID`), else a new one. */
 export const requestIdFrom = (incoming: string | undefined): string =>
   incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
 
