@@ -16,10 +16,10 @@ import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import {
-  apiRoutesLayer,
-  type ApiRoutesRequirements,
   type PlatformOf,
-  type RequestPath
+  type RequestPath,
+  requestPathLayer,
+  type ServedApiRequirements
 } from "./requestPath/RequestPath.ts"
 import { RequestValidationLive } from "./RequestValidationLive.ts"
 
@@ -65,9 +65,9 @@ export const serveApi = <
 >(
   api: HttpApi.HttpApi<Id, Groups>,
   options: ServeApiOptions<P> = {}
-): Layer.Layer<never, never, ApiRoutesRequirements<Id, Groups> | GlobalMiddlewareRequirements | PlatformOf<P>> =>
+): Layer.Layer<never, never, ServedApiRequirements<Id, Groups> | GlobalMiddlewareRequirements | PlatformOf<P>> =>
   Layer.mergeAll(
-    apiRoutesLayer(api, { openapiPath: OPENAPI_PATH, requestPath: options.requestPath }),
+    requestPathLayer(api, { openapiPath: OPENAPI_PATH, requestPath: options.requestPath }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),
     GlobalMiddleware(routeTable(api as unknown as RouteSource, documents), new Set([OPENAPI_PATH, DOCS_PATH]))
   )

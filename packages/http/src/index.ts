@@ -16,12 +16,14 @@ export { Backend } from "./handlers/SystemHandlers.ts"
 export { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
 export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
 export {
-  apiRoutesLayer,
   type BuilderPlatform,
   DEFAULT_REQUEST_PATH,
   isRequestPath,
   type PlatformOf,
   REQUEST_PATHS,
-  type RequestPath
+  type RequestPath,
+  requestPathLayer,
+  type ServedApiRequirements,
+  type ServeOptions
 } from "./requestPath/RequestPath.ts"
 export * from "./Server.ts"

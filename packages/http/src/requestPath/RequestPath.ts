@@ -6,7 +6,7 @@
  * - `"HttpApiBuilder"`: Effect's own `HttpApiBuilder.layer`, public API only, slower per request.
  *
  * Both serve the same definition with the same handlers and middlewares, and the end-to-end suite
- * runs against each (`SWAPDESK_REQUEST_PATH`, see `vitest.config.ts`). Everything that exists only
+ * runs against each (`REQUEST_PATH`, see `vitest.config.ts`). Everything that exists only
  * because of the custom path lives in this folder. `docs/decisions.md` ("Two request paths")
  * records the choice with the figures of `docs/performance.md`.
  */
@@ -32,7 +32,7 @@ export const isRequestPath = (text: string): text is RequestPath =>
 export type BuilderPlatform = Etag.Generator | FileSystem.FileSystem | HttpPlatform.HttpPlatform | Path.Path
 
 /** What serving `api` requires on the default path. */
-export type ApiRoutesRequirements<Id extends string, Groups extends HttpApiGroup.Constraint> =
+export type ServedApiRequirements<Id extends string, Groups extends HttpApiGroup.Constraint> =
   | HttpRouter.HttpRouter
   | HttpApiGroup.ToService<Id, Groups>
   | HttpApiGroup.MiddlewareServices<Groups>
@@ -53,18 +53,18 @@ export type PlatformOf<P extends RequestPath> = "HttpApiBuilder" extends P ? Bui
  * endpoints name; `"HttpApiBuilder"` (or a path chosen at run time) also requires the platform
  * services a server layer provides.
  */
-export const apiRoutesLayer = <
+export const requestPathLayer = <
   Id extends string,
   Groups extends HttpApiGroup.Constraint,
   P extends RequestPath = "ApiRoutes"
 >(
   api: HttpApi.HttpApi<Id, Groups>,
   options: ServeOptions<P>
-): Layer.Layer<never, never, ApiRoutesRequirements<Id, Groups> | PlatformOf<P>> =>
+): Layer.Layer<never, never, ServedApiRequirements<Id, Groups> | PlatformOf<P>> =>
   (options.requestPath ?? DEFAULT_REQUEST_PATH) === "ApiRoutes"
     ? ApiRoutes.layer(api, { openapiPath: options.openapiPath })
     : HttpApiBuilder.layer(api, { openapiPath: options.openapiPath }) as Layer.Layer<
       never,
       never,
-      ApiRoutesRequirements<Id, Groups> | PlatformOf<P>
+      ServedApiRequirements<Id, Groups> | PlatformOf<P>
     >
