@@ -71,10 +71,11 @@ export const operationExamples =
     }
   }
 
+const sharedExample = (parameter: Parameter) => parameterExamples[parameter.name] ?? parameter.schema?.enum?.[0]
+
 /** The document-wide step: every parameter still without an example gets the shared one, or its first allowed value. */
 export const documentExamples = (document: object): Json => {
   const paths = (document as { readonly paths: Record<string, Record<string, unknown>> }).paths
-  const exampleOf = (parameter: Parameter) => parameterExamples[parameter.name] ?? parameter.schema?.enum?.[0]
   return {
     ...document,
     paths: Object.fromEntries(
@@ -84,7 +85,7 @@ export const documentExamples = (document: object): Json => {
           Object.entries(item).map(([method, operation]) => [
             method,
             typeof operation === "object" && operation !== null && "responses" in operation
-              ? withParameterExamples(operation as Operation, exampleOf)
+              ? withParameterExamples(operation as Operation, sharedExample)
               : operation
           ])
         )
