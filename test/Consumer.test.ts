@@ -73,6 +73,9 @@ const npmCli = (name: "npm" | "npx") => {
 /** The last line a consumer program printed, as JSON. */
 const lastJson = (output: string): any => JSON.parse(output.trim().split("\n").at(-1)!)
 
+/** Generous: a type check of effect's declarations takes 8 s alone, and more on a loaded machine. */
+const TIMEOUT_MS = 300_000
+
 let server: ChildProcess | undefined
 
 beforeAll(() => {
@@ -83,12 +86,16 @@ beforeAll(() => {
     "-b",
     ...packages.map((name) => join("packages", name, "tsconfig.build.json"))
   ], root)
-  for (const name of packages) {
-    npmCli("npx")(
-      ["-y", rootManifest.packageManager, "pack", "--pack-destination", tarballs],
-      join(root, "packages", name)
-    )
-  }
+  // pnpm, not npm, packs: it applies `publishConfig` and turns `workspace:^` into a version range.
+  npmCli("npx")([
+    "-y",
+    rootManifest.packageManager,
+    "--filter",
+    "./packages/**",
+    "pack",
+    "--pack-destination",
+    tarballs
+  ], root)
   const files = readdirSync(tarballs).filter((file) => file.endsWith(".tgz"))
   const dependencies = Object.fromEntries([
     ...files.map((
@@ -139,7 +146,7 @@ describe("the packed packages, installed with npm outside the workspace", () => 
     // Throws with tsc's diagnostics on stdout when a declaration or a consumer program is wrong.
     run(node24, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], project)
     assert.isTrue(existsSync(join(project, "out", "simulate.js")))
-  })
+  }, TIMEOUT_MS)
 
   for (const [label, node] of nodes) {
     it(`run the in-process simulator on ${label}: a swap confirms as the clock advances`, () => {
@@ -149,7 +156,7 @@ describe("the packed packages, installed with npm outside the workspace", () => 
       assert.strictEqual(result.confirmed.amountIn, "1.5")
       assert.isString(result.confirmed.txHash)
       assert.isAbove(result.events, 2)
-    })
+    }, TIMEOUT_MS)
   }
 
   it("serve the contract both ways, matched by the typed clients' tags", () => {
@@ -161,7 +168,7 @@ describe("the packed packages, installed with npm outside the workspace", () => 
     assert.isAbove(result.ownAdapters.price, 0)
     assert.strictEqual(result.ownAdapters.refused, "Unauthorized UNAUTHORIZED")
     assert.strictEqual(result.ownAdapters.simRoutes, 404)
-  })
+  }, TIMEOUT_MS)
 
   it("start the swapdesk-server binary, which the typed client drives from each Node", async () => {
     const scenario = join(work, "scenario.json")
@@ -217,5 +224,5 @@ describe("the packed packages, installed with npm outside the workspace", () => 
     running.kill("SIGTERM")
     assert.strictEqual(await exited, 0)
     server = undefined
-  })
+  }, TIMEOUT_MS)
 })
