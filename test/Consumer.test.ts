@@ -140,6 +140,11 @@ describe("the packed packages, installed with npm outside the workspace", () => 
       ],
       "./dist/main.js"
     )
+    // Subpath exports resolve as a consumer's tools ask for them.
+    const resolved = run(node24, ["-p", "require.resolve(\"@swapdesk/simulator/scenario.schema.json\")"], project)
+      .trim()
+    assert.strictEqual(JSON.parse(readFileSync(resolved, "utf8")).title, "swapdesk scenario")
+    assert.strictEqual(run(node24, ["-p", "require(\"@swapdesk/http/package.json\").version"], project).trim(), version)
   })
 
   it("type-check in a consumer's strict NodeNext project", () => {
