@@ -16,6 +16,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync
 } from "node:fs"
 import { tmpdir } from "node:os"
@@ -115,6 +116,7 @@ beforeAll(() => {
 
 afterAll(() => {
   server?.kill("SIGTERM")
+  rmSync(work, { recursive: true, force: true })
 })
 
 describe("the packed packages, installed with npm outside the workspace", () => {
