@@ -65,7 +65,7 @@ const run = (file: string, args: ReadonlyArray<string>, cwd: string, env: Record
   }
 }
 
-/** npm and npx as the machine has them, run by the pinned Node whatever the shebang finds first. */
+/** npm and npx as the machine has them; their `#!/usr/bin/env node` finds the pinned Node first on a pnpm script's PATH. */
 const npmCli = (name: "npm" | "npx") => {
   const bin = execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).trim()
   return (args: ReadonlyArray<string>, cwd: string) => run(bin, args, cwd)
@@ -97,13 +97,14 @@ beforeAll(() => {
     "--pack-destination",
     tarballs
   ], root)
-  const files = readdirSync(tarballs).filter((file) => file.endsWith(".tgz"))
-  const dependencies = Object.fromEntries([
-    ...files.map((
-      file
-    ) => [file.replace(/^swapdesk-(.*)-[0-9.]+\.tgz$/, "@swapdesk/$1"), `file:${join(tarballs, file)}`]),
-    ...["effect", "@effect/platform-node", "@types/node"].map((name) => [name, rootManifest.devDependencies[name]!])
-  ])
+  // swapdesk-http-0.1.0.tgz is @swapdesk/http; effect, the platform and Node's types at the workspace's versions.
+  const tarballDependencies = readdirSync(tarballs).filter((file) => file.endsWith(".tgz")).map((file) =>
+    [file.replace(/^swapdesk-(.*)-[0-9.]+\.tgz$/, "@swapdesk/$1"), `file:${join(tarballs, file)}`] as const
+  )
+  const registryDependencies = ["effect", "@effect/platform-node", "@types/node"].map((name) =>
+    [name, rootManifest.devDependencies[name]!] as const
+  )
+  const dependencies = Object.fromEntries([...tarballDependencies, ...registryDependencies])
   writeFileSync(
     join(project, "package.json"),
     JSON.stringify({ name: "swapdesk-consumer", private: true, type: "module", dependencies }, null, 2)
