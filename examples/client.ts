@@ -1,8 +1,9 @@
 /**
  * The typed client against a running server: the market price of SOL, a swap, and the trade once
- * it has confirmed. Run it beside `pnpm start` (or point SWAPDESK_URL elsewhere):
+ * it has confirmed. Run it from the repository's root beside a running server
+ * (`npx -y pnpm@12.21.0 start`; point SWAPDESK_URL elsewhere for another):
  *
- *   node examples/client.ts
+ *   npx -y pnpm@12.21.0 exec node examples/client.ts
  */
 import { makeClient } from "@swapdesk/http"
 import { demoKeys } from "@swapdesk/simulator"

@@ -4,7 +4,7 @@
  * control routes are not mounted — this is the shape a production deployment composes, with its
  * own adapters in place of `layerSimulator`.
  *
- *   node examples/server.ts        (listens on PORT, default 3001)
+ *   npx -y pnpm@12.21.0 exec node examples/server.ts        (from the repository's root; listens on PORT, default 3001)
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"

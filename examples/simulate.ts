@@ -4,7 +4,7 @@
  * confirms it, then the trade as `GET /v1/trades/{id}` would show it and the simulator's event log.
  * Nothing moves until the clock is advanced, and the same scenario and calls give the same log.
  *
- *   node examples/simulate.ts
+ *   npx -y pnpm@12.21.0 exec node examples/simulate.ts        (from the repository's root)
  */
 import { Trades, tradeView } from "@swapdesk/core"
 import { decodeScenario, layerSimulator, SimulatorControl } from "@swapdesk/simulator"

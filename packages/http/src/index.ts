@@ -6,6 +6,7 @@
 export * from "./api/Api.ts"
 export * from "./api/ApiErrors.ts"
 export * from "./api/Envelope.ts"
+export * from "./api/Examples.ts"
 export * from "./api/RequestValidation.ts"
 export * from "./api/Security.ts"
 export { hashSecret } from "./Authentication.ts"

@@ -183,6 +183,8 @@ export const AccountSettings = Schema.Struct({
 })
 
 export const ScenarioFile = Schema.Struct({
+  /** Where an editor finds the file's JSON Schema (`@swapdesk/simulator/scenario.schema.json`); not read otherwise. */
+  $schema: Schema.optionalKey(Schema.String),
   seed: Schema.optionalKey(Schema.Union([Schema.Finite, Schema.String])),
   clock: Schema.optionalKey(ClockSettings),
   rateLimits: Schema.optionalKey(RateLimitSettings),

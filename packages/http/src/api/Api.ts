@@ -7,6 +7,7 @@ import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { VERSION } from "../Version.ts"
 import { AlertsApi } from "./AlertsApi.ts"
+import { documentExamples } from "./Examples.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { documentResponseHeaders } from "./ResponseHeaders.ts"
@@ -27,7 +28,8 @@ const contract = HttpApi.make("swapdesk")
   .annotate(OpenApi.Title, "swapdesk")
   .annotate(OpenApi.Version, VERSION)
   .annotate(OpenApi.License, { name: "MIT", identifier: "MIT" })
-  .annotate(OpenApi.Servers, [{ url: "http://127.0.0.1:3000", description: "The standalone server's default address" }])
+  // Relative: tools reading the document from a server send requests to that same server, wherever it listens.
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The server this document is served from" }])
   .annotate(
     OpenApi.Description,
     "Token swaps on solana, ethereum, base and arbitrum, market data and alerts. Authenticate with " +
@@ -37,5 +39,5 @@ const contract = HttpApi.make("swapdesk")
 /** The contract: what any swapdesk server serves. */
 export class Api extends contract.annotate(
   OpenApi.Transform,
-  (document) => documentResponseHeaders(contract)(documentBearer(contract)(document))
+  (document) => documentExamples(documentResponseHeaders(contract)(documentBearer(contract)(document)))
 ) {}

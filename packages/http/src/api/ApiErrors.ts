@@ -1,6 +1,10 @@
 /**
  * The error envelope on the wire, one schema per HTTP status, and the single mapping from a domain
  * error (which knows its code) to its response (the status comes from the core's catalogue).
+ *
+ * Each class names itself in a `_tag` instance field rather than a schema field: a typed client's
+ * failure can be matched with `Effect.catchTag("NotFound", …)`, while the body on the wire stays
+ * the envelope alone (`success`, `error`, `timestamp`), as docs/reference/errors.md shows it.
  */
 import { type DomainError, errorCatalogue, type ErrorCode, toIso, type ValidationIssue } from "@swapdesk/core"
 import { Schema } from "effect"
@@ -28,42 +32,60 @@ export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(errorFiel
   httpApiStatus: 400,
   description:
     "The request breaks a schema or rule (VALIDATION_ERROR with details), is not JSON, or names an unsupported token or too long a range"
-}) {}
+}) {
+  readonly _tag = "BadRequest" as const
+}
 export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(errorFields(401), {
   httpApiStatus: 401,
   description: "Missing, malformed, unknown, revoked or expired API key"
-}) {}
+}) {
+  readonly _tag = "Unauthorized" as const
+}
 export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(errorFields(403), {
   httpApiStatus: 403,
   description: "The key lacks the scope, or the plan's limit is reached"
-}) {}
+}) {
+  readonly _tag = "Forbidden" as const
+}
 export class NotFound extends Schema.Error<NotFound>("NotFound")(errorFields(404), {
   httpApiStatus: 404,
   description: "No such resource in this account"
-}) {}
+}) {
+  readonly _tag = "NotFound" as const
+}
 export class Conflict extends Schema.Error<Conflict>("Conflict")(errorFields(409), {
   httpApiStatus: 409,
   description: "The request conflicts with the resource's current state"
-}) {}
+}) {
+  readonly _tag = "Conflict" as const
+}
 export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(errorFields(422), {
   httpApiStatus: 422,
   description: "The request is well-formed but the account cannot do it now"
-}) {}
+}) {
+  readonly _tag = "Unprocessable" as const
+}
 
 export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(errorFields(429), {
   httpApiStatus: 429,
   description: "Over the rate limit; retry after the seconds in Retry-After"
-}) {}
+}) {
+  readonly _tag = "TooManyRequests" as const
+}
 
 /** Answered before an endpoint sees the request; declared on every endpoint that takes a body. */
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(errorFields(413), {
   httpApiStatus: 413,
   description: "The body is over 64 KiB"
-}) {}
+}) {
+  readonly _tag = "PayloadTooLarge" as const
+}
 export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(errorFields(415), {
   httpApiStatus: 415,
   description: "The body is not JSON by its Content-Type"
-}) {}
+}) {
+  readonly _tag = "UnsupportedMediaType" as const
+}
 
 /** What any endpoint with a body can also answer. */
 export const bodyErrors = [PayloadTooLarge, UnsupportedMediaType] as const

@@ -15,6 +15,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, bodyErrors, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
+import { operationExamples } from "./Examples.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
 export const IdempotencyKey = Schema.String.check(
@@ -34,6 +35,12 @@ export class TradesApi extends HttpApiGroup.make("trades")
     })
       .annotate(RequiredScope, "trade")
       .annotate(OpenApi.Summary, "Start a swap; it is returned at once as pending")
+      .annotate(
+        OpenApi.Transform,
+        operationExamples({
+          body: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "2", network: "solana", slippage: 0.5 }
+        })
+      )
   )
   .add(
     HttpApiEndpoint.get("list", "/v1/trades", {
@@ -52,6 +59,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
     })
       .annotate(RequiredScope, "read")
       .annotate(OpenApi.Summary, "Read one trade with every field")
+      .annotate(OpenApi.Transform, operationExamples({ parameters: { id: "trd_V0EqxmPlrww0EEmI9QfJ" } }))
   )
   .add(
     HttpApiEndpoint.get("quote", "/v1/quote", {

@@ -3,7 +3,17 @@
  * runs on the simulator. No key is needed; a present but invalid one is still refused.
  */
 import { IsoDateTime, Network, PriceUsd, TokenReference, TradeView } from "@swapdesk/core"
-import { Api, BadRequest, bodyErrors, Conflict, Envelope, KeyCheck, NotFound, RequestValidation } from "@swapdesk/http"
+import {
+  Api,
+  BadRequest,
+  bodyErrors,
+  Conflict,
+  Envelope,
+  KeyCheck,
+  NotFound,
+  operationExamples,
+  RequestValidation
+} from "@swapdesk/http"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 
@@ -74,7 +84,9 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       payload: AdvanceBody,
       success: Envelope(AdvancedView),
       error: [BadRequest, Conflict, ...bodyErrors]
-    }).annotate(OpenApi.Summary, "Manual clock: run every event due in the next `ms`, in order")
+    })
+      .annotate(OpenApi.Summary, "Manual clock: run every event due in the next `ms`, in order")
+      .annotate(OpenApi.Transform, operationExamples({ body: { ms: 60_000 } }))
   )
   .add(
     HttpApiEndpoint.put("setPrice", "/v1/sim/prices/:token", {
@@ -82,28 +94,42 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       payload: SetPriceBody,
       success: Envelope(PriceSetView),
       error: [BadRequest, ...bodyErrors]
-    }).annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
+    })
+      .annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
+      .annotate(OpenApi.Transform, operationExamples({ body: { price: 250 } }))
   )
   .add(
     HttpApiEndpoint.post("fault", "/v1/sim/faults", {
       payload: FaultBody,
       success: Envelope(FaultView),
       error: [BadRequest, ...bodyErrors]
-    }).annotate(OpenApi.Summary, "Inject an outage, congestion or gas spike on a network")
+    })
+      .annotate(OpenApi.Summary, "Inject an outage, congestion or gas spike on a network")
+      .annotate(
+        OpenApi.Transform,
+        operationExamples({ body: { network: "ethereum", kind: "congestion", durationMs: 300_000 } })
+      )
   )
   .add(
     HttpApiEndpoint.post("approval", "/v1/sim/approvals", {
       payload: ApprovalBody,
       success: Envelope(TradeView),
       error: [BadRequest, NotFound, Conflict, ...bodyErrors]
-    }).annotate(OpenApi.Summary, "The wallet approves or rejects a trade awaiting approval")
+    })
+      .annotate(OpenApi.Summary, "The wallet approves or rejects a trade awaiting approval")
+      .annotate(OpenApi.Transform, operationExamples({ body: { tradeId: "trd_V0EqxmPlrww0EEmI9QfJ", approve: true } }))
   )
   .add(
     HttpApiEndpoint.post("whale", "/v1/sim/whales", {
       payload: WhaleBody,
       success: Envelope(WhaleView),
       error: [BadRequest, ...bodyErrors]
-    }).annotate(OpenApi.Summary, "A whale swap happens now")
+    })
+      .annotate(OpenApi.Summary, "A whale swap happens now")
+      .annotate(
+        OpenApi.Transform,
+        operationExamples({ body: { token: "SOL", network: "solana", valueUsd: 2_500_000 } })
+      )
   )
   .add(
     HttpApiEndpoint.get("outbox", "/v1/sim/outbox", { success: Envelope(OutboxView) }).annotate(
