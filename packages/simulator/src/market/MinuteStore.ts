@@ -88,6 +88,22 @@ export class MinuteStore {
     this.capacityMinutes = capacity
   }
 
+  /** Starts a price process's bucket at `priceUsd`: its high, low and close so far. */
+  openBucket(process: number, bucket: number, priceUsd: number): void {
+    this.high[process]![bucket] = priceUsd
+    this.low[process]![bucket] = priceUsd
+    this.close[process]![bucket] = priceUsd
+  }
+
+  /** A price process's price moves within a bucket: it is the close so far, and may be a new extreme. */
+  recordPrice(process: number, bucket: number, priceUsd: number): void {
+    const highs = this.high[process]!
+    const lows = this.low[process]!
+    this.close[process]![bucket] = priceUsd
+    if (priceUsd > highs[bucket]!) highs[bucket] = priceUsd
+    if (priceUsd < lows[bucket]!) lows[bucket] = priceUsd
+  }
+
   /** Traded volume of bucket `bucket` summed over `pairs`. */
   volumeOf(bucket: number, pairs: ReadonlyArray<number>): number {
     let sum = 0
