@@ -16,6 +16,11 @@
  * Live ticks then step every price each second, book the retail flow and emit discrete background
  * swaps. External events (`setPrice`, `applySwap`) happen inside the current second,
  * `[nowMs, nowMs + 1000)`.
+ *
+ * A token given a file of candles (`MarketConfig.history`) is replayed (`HistoryReplay.ts`): where
+ * the file covers a second, its price is the file's path and its volume the file's; in gaps and
+ * after the file it follows its model from the last close. A swap on it pays the pool's impact but
+ * does not move its price, and `setPrice` refuses it.
  */
 import {
   type Currency,
@@ -31,8 +36,10 @@ import {
   type TrendingRanking,
   type UsdCandle
 } from "@swapdesk/core"
+import { type CandleSeries, seriesRange } from "./CandleFile.ts"
 import { buildCandles } from "./Candles.ts"
 import { FxRates } from "./FxRates.ts"
+import { HistoryReplay } from "./HistoryReplay.ts"
 import { writeHistory } from "./MarketHistory.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./MarketParams.ts"
 import { MarketStatistics } from "./MarketStatistics.ts"
@@ -57,6 +64,11 @@ export interface MarketConfig {
   readonly tokens?: ReadonlyArray<TokenMarketParams>
   /** Overrides of `defaultFxRates`. */
   readonly fxRates?: Partial<Record<Currency, number>>
+  /**
+   * Tokens whose price is replayed from real candles, by symbol. `startMs` must fall inside each
+   * series' range; a token that tracks another cannot have one (it follows its target's).
+   */
+  readonly history?: Readonly<Record<string, CandleSeries>>
 }
 
 const SECOND_MS = 1_000
@@ -73,8 +85,14 @@ export class MarketEngine {
   private readonly processes: PriceProcesses
   /** The price process of each token (a tracking token shares its target's). */
   private readonly processOf: Int32Array
-  /** How many processes walk (they come first; the rest are pegged). */
+  /** How many processes walk on their model (they come first; the rest are pegged, or replayed). */
   private readonly walkingCount: number
+  /** The replay of each replayed process. */
+  private readonly replays: ReadonlyArray<HistoryReplay | undefined>
+  /** The token whose file each replayed process plays, or −1. */
+  private readonly replayedToken: Int32Array
+  /** The candle each replayed process is in at the last tick, or −1 (in a gap, after the file, not replayed). */
+  private readonly replayCandle: Int32Array
   /** Each process's level at the open of the current minute, for the buy share. */
   private readonly minuteOpenLevel: Float64Array
   private readonly store: MinuteStore
@@ -98,6 +116,7 @@ export class MarketEngine {
     if (!(historyDays >= 1)) throw new RangeError(`historyDays must be at least 1, got ${historyDays}`)
     const params = config.tokens ?? defaultMarketParams
     validate(params)
+    validateHistory(params, config.history ?? {}, config.startMs)
     this.params = params
     this.tokenIndex = new Map(params.map((p, i) => [p.symbol, i]))
     this.fx = new FxRates(config.fxRates)
@@ -108,7 +127,14 @@ export class MarketEngine {
     const own = params.map((p, i) => ({ p, i })).filter(({ p }) => p.tracks === undefined)
     const ordered = [...own.filter(({ p }) => p.peg === undefined), ...own.filter(({ p }) => p.peg !== undefined)]
     this.processes = new PriceProcesses(config.seed, ordered.map(({ p }) => p))
-    this.walkingCount = ordered.filter(({ p }) => p.peg === undefined).length
+    const history = config.history ?? {}
+    this.replays = ordered.map(({ p }) => {
+      const series = history[p.symbol]
+      return series === undefined ? undefined : new HistoryReplay(config.seed, p.symbol, series)
+    })
+    this.replayedToken = Int32Array.from(ordered, ({ i, p }) => (history[p.symbol] === undefined ? -1 : i))
+    this.replayCandle = new Int32Array(ordered.length).fill(-1)
+    this.walkingCount = ordered.filter(({ p }) => p.peg === undefined && history[p.symbol] === undefined).length
     const processOfSymbol = new Map(ordered.map(({ p }, k) => [p.symbol, k]))
     const processOf = Int32Array.from(params, (p) => processOfSymbol.get(p.tracks ?? p.symbol)!)
     this.processOf = processOf
@@ -121,7 +147,13 @@ export class MarketEngine {
     this.startHistoryMs = Math.floor((config.startMs - historyDays * DAY_MS) / DAY_MS) * DAY_MS
     const baseMinute = this.startHistoryMs / MINUTE_MS
     const startBucket = Math.floor(config.startMs / MINUTE_MS) - baseMinute
-    this.store = new MinuteStore(baseMinute, ordered.length, this.pairs.count, startBucket + LIVE_CAPACITY_MINUTES)
+    this.store = new MinuteStore(
+      baseMinute,
+      ordered.length,
+      this.pairs.count,
+      startBucket + LIVE_CAPACITY_MINUTES,
+      (process) => this.replays[process] !== undefined
+    )
     this.ledger = new TradeLedger(this.store, this.pairs, params.length)
     this.arrivals = new SwapArrivals(config.seed, params, this.pairs, this.ledger)
     this.statistics = new MarketStatistics(params, this.processes, processOf, this.store, this.pairs, this.ledger)
@@ -132,12 +164,15 @@ export class MarketEngine {
       processes: this.processes,
       tokensOfProcess,
       walkingCount: this.walkingCount,
+      replays: this.replays,
+      replayedToken: this.replayedToken,
       store: this.store,
       arrivals: this.arrivals
     }, startBucket)
     // Holder figures start from the configured ones at `startMs`.
     this.ledger.resetSinceStart()
     this.enterBucket(startBucket)
+    this.replayUntilStart(config.startMs)
     this.recomputeTrending(config.startMs)
   }
 
@@ -168,6 +203,11 @@ export class MarketEngine {
     return swaps
   }
 
+  /** Whether the token's price is replayed from a file of candles (its own, or the token's it tracks). */
+  isReplayed(symbol: string): boolean {
+    return this.replays[this.processOf[this.token(symbol)]!] !== undefined
+  }
+
   /** The token's current USD price (one price on every network). */
   priceUsd(symbol: string): number {
     return this.processes.price[this.processOf[this.token(symbol)]!]!
@@ -179,12 +219,16 @@ export class MarketEngine {
    * the current candle sees the new price, and the walk continues from it. A tracking token moves
    * with its target (setting WETH sets ETH). A stablecoin may be pushed off its peg this way; it
    * then reverts (half-life 30 minutes) and stays in its band once back. A price outside
-   * `priceRangeUsd` is a defect in the caller.
+   * `priceRangeUsd`, or a replayed token (`isReplayed`: its price is the file's), is a defect in
+   * the caller.
    */
   setPrice(symbol: string, priceUsd: number, atMs: number): void {
     this.checkEventTime(atMs)
     if (!isQuotablePrice(priceUsd)) throw new RangeError(`setPrice(${symbol}): price ${priceUsd}`)
     const t = this.token(symbol)
+    if (this.replays[this.processOf[t]!] !== undefined) {
+      throw new RangeError(`setPrice(${symbol}): the price is replayed from a file of candles`)
+    }
     this.statistics.invalidate()
     const process = this.processOf[t]!
     const pair = this.pairs.pricing[t]!
@@ -200,8 +244,9 @@ export class MarketEngine {
    * An external swap (a user's trade, an injected whale) inside the current second: booked in
    * volume, buy/sell split, whale figures and candles, and moving the price by its impact on that
    * network's constant-product pool (`priceAfterSwap`: × (1 + V/D)² for a buy, ÷ for a sell). A
-   * stablecoin inside its band stays inside it (mint/redeem arbitrage absorbs the rest). A value of
-   * 0 books nothing; a negative one is a defect.
+   * stablecoin inside its band stays inside it (mint/redeem arbitrage absorbs the rest). A replayed
+   * token's price stays on its path: the swap is booked and pays its impact, but moves nothing. A
+   * value of 0 books nothing; a negative one is a defect.
    */
   applySwap(swap: MarketSwap): void {
     this.checkEventTime(swap.at)
@@ -216,6 +261,7 @@ export class MarketEngine {
     if (pair < 0) throw new RangeError(`applySwap: ${swap.symbol} has no pool on ${swap.network}`)
     this.ledger.book(t, pair, swap.at, swap.side === "buy", swap.valueUsd)
     const process = this.processOf[t]!
+    if (this.replays[process] !== undefined) return
     let price = priceAfterSwap(this.processes.price[process]!, swap.side, swap.valueUsd, this.pairs.depth[pair]!)
     const peg = this.params[t]!.peg
     if (peg !== undefined && this.processes.insideBand(process)) {
@@ -286,18 +332,46 @@ export class MarketEngine {
 
   // -- Live ticking -------------------------------------------------------------------------------
 
-  /** Starts a minute bucket: its open (and so far high, low and close) is the current price. */
+  /**
+   * Starts a minute bucket: its open (and so far high, low and close) is the current price, or for a
+   * replayed price inside its file, the path's price at the minute's start.
+   */
   private enterBucket(bucket: number): void {
     const store = this.store
     store.ensureCapacity(bucket)
     store.seal(bucket)
     const processes = this.processes
+    const startMs = store.startOf(bucket)
     for (let process = 0; process < processes.count; process++) {
-      store.openBucket(process, bucket, processes.price[process]!)
+      const replay = this.replays[process]
+      const candle = replay === undefined ? -1 : replay.candleAt(startMs)
+      store.openBucket(process, bucket, candle >= 0 ? replay!.priceAt(candle, startMs) : processes.price[process]!)
       this.minuteOpenLevel[process] = processes.level[process]!
     }
     this.currentBucket = bucket
-    this.currentBucketStartMs = store.startOf(bucket)
+    this.currentBucketStartMs = startMs
+  }
+
+  /**
+   * A replayed price at the start: the start minute so far is the path's up to `startMs` (the
+   * start need not be on a minute), and the price is the path's at `startMs`; in a gap, the model's
+   * from the last close, which the history left it at.
+   */
+  private replayUntilStart(startMs: number): void {
+    for (let process = 0; process < this.processes.count; process++) {
+      const replay = this.replays[process]
+      if (replay === undefined) continue
+      for (let second = this.currentBucketStartMs; second <= startMs; second += SECOND_MS) {
+        const candle = replay.candleAt(second)
+        if (candle < 0) continue
+        const price = replay.priceAt(candle, second)
+        this.store.recordPrice(process, this.currentBucket, price)
+        if (second === startMs) {
+          this.processes.setPrice(process, price)
+          this.replayCandle[process] = candle
+        }
+      }
+    }
   }
 
   /** The second ending at `second`: every price steps, then every token trades. */
@@ -309,9 +383,20 @@ export class MarketEngine {
     const rootSteps = SQRT_STEPS[(second - this.currentBucketStartMs) / SECOND_MS + 1]!
     let activitySum = 0
     for (let process = 0; process < processes.count; process++) {
+      const replay = this.replays[process]
+      if (replay !== undefined) {
+        const candle = replay.candleAt(second)
+        this.replayCandle[process] = candle
+        if (candle >= 0) {
+          const price = replay.priceAt(candle, second)
+          processes.setPrice(process, price)
+          store.recordPrice(process, bucket, price)
+          continue
+        }
+      }
       processes.stepSecond(process)
       store.recordPrice(process, bucket, processes.price[process]!)
-      if (processes.pegged[process] === 0) {
+      if (processes.pegged[process] === 0 && replay === undefined) {
         activitySum += processes.stepScale[process]! / processes.meanStepScale[process]!
       }
     }
@@ -323,7 +408,11 @@ export class MarketEngine {
       const scale = processes.stepScale[process]!
       const activity = processes.pegged[process] === 1 ? marketActivity : scale / processes.meanStepScale[process]!
       const share = buyShare((processes.level[process]! - this.minuteOpenLevel[process]!) / (scale * rootSteps))
-      this.arrivals.trade(t, bucket, 1, activity, share, windowStartMs, "closedRight", swaps)
+      const candle = this.replayCandle[process]!
+      if (candle >= 0 && this.replayedToken[process] === t) {
+        const volumeUsd = this.replays[process]!.volumeUsdPerSecond(candle)
+        this.arrivals.tradeReplayed(t, bucket, 1, volumeUsd, share, windowStartMs, "closedRight", swaps)
+      } else this.arrivals.trade(t, bucket, 1, activity, share, windowStartMs, "closedRight", swaps)
     }
     // Insertion sort of this second's few swaps by time (stable: ties stay in token order).
     for (let i = firstSwap + 1; i < swaps.length; i++) {
@@ -362,6 +451,23 @@ export class MarketEngine {
 }
 
 const isQuotablePrice = (priceUsd: number): boolean => priceUsd >= priceRangeUsd.min && priceUsd <= priceRangeUsd.max
+
+/** Rejects history the engine cannot replay (the scenario's decoding refuses it first, naming the file). */
+const validateHistory = (
+  params: ReadonlyArray<TokenMarketParams>,
+  history: Readonly<Record<string, CandleSeries>>,
+  startMs: number
+): void => {
+  for (const [symbol, series] of Object.entries(history)) {
+    const p = params.find((q) => q.symbol === symbol)
+    if (p === undefined) throw new RangeError(`history for ${symbol}, which the market does not have`)
+    if (p.tracks !== undefined) throw new RangeError(`history for ${symbol}, which tracks ${p.tracks}`)
+    const { fromMs, toMs } = seriesRange(series)
+    if (!(startMs >= fromMs && startMs < toMs)) {
+      throw new RangeError(`history for ${symbol} covers [${fromMs}, ${toMs}), not the start ${startMs}`)
+    }
+  }
+}
 
 /** Rejects a calibration the engine cannot honour (a defect in the caller's data). */
 const validate = (params: ReadonlyArray<TokenMarketParams>): void => {

@@ -52,20 +52,21 @@ export class TradeLedger {
     const bucket = store.bucketOf(at)
     store.volume[pair]![bucket] = store.volume[pair]![bucket]! + valueUsd
     if (buy) store.buyVolume[pair]![bucket] = store.buyVolume[pair]![bucket]! + valueUsd
-    this.bookHolders(t, pair, at, buy, valueUsd)
-  }
-
-  /**
-   * Books a swap in the holder counters and the whale log only: for a swap whose volume is already
-   * in the minute's figures (a history token's background swaps, whose volume the file gives).
-   */
-  bookHolders(t: number, pair: number, at: number, buy: boolean, valueUsd: number): void {
     const signed = buy ? valueUsd : -valueUsd
     this.volumeSinceStart[t] = this.volumeSinceStart[t]! + valueUsd
     this.netBuySinceStart[t] = this.netBuySinceStart[t]! + signed
-    if (valueUsd >= WHALE_THRESHOLD_USD) {
-      this.whales[t]!.add(at, this.pairNetwork[pair]!, signed)
-      this.whaleNetSinceStart[t] = this.whaleNetSinceStart[t]! + signed
+    this.bookWhale(t, pair, at, signed)
+  }
+
+  /**
+   * A swap of `signedValueUsd` (negative for a sell) in the whale figures, if it is a whale's. Alone,
+   * for a swap whose volume is already booked: a replayed token's background swaps are samples of
+   * the file's volume, which its flow books.
+   */
+  bookWhale(t: number, pair: number, at: number, signedValueUsd: number): void {
+    if (Math.abs(signedValueUsd) >= WHALE_THRESHOLD_USD) {
+      this.whales[t]!.add(at, this.pairNetwork[pair]!, signedValueUsd)
+      this.whaleNetSinceStart[t] = this.whaleNetSinceStart[t]! + signedValueUsd
     }
   }
 
