@@ -83,8 +83,11 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       params: { token: Schema.String },
       payload: SetPriceBody,
       success: Envelope(PriceSetView),
-      error: [BadRequest, ...bodyErrors]
-    }).annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
+      error: [BadRequest, Conflict, ...bodyErrors]
+    }).annotate(
+      OpenApi.Summary,
+      "Move a token's USD price; alerts are evaluated before the response (409 PRICE_FROM_HISTORY on a replayed token)"
+    )
   )
   .add(
     HttpApiEndpoint.post("fault", "/v1/sim/faults", {
