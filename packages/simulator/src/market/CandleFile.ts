@@ -47,9 +47,13 @@ export const seriesRange = (series: CandleSeries): { readonly fromMs: number; re
   toMs: series.openTimeMs[series.openTimeMs.length - 1]! + series.resolutionMs
 })
 
+const PRICE_NAMES = ["open", "high", "low", "close"] as const
+
 /** Columns being filled, grown by doubling when a count was not known in advance. */
 class Columns {
   length = 0
+  /** How a candle's position (its line or index) reads in a message. */
+  private readonly where: (position: number) => string
   time: Float64Array
   open: Float64Array
   high: Float64Array
@@ -57,7 +61,8 @@ class Columns {
   close: Float64Array
   volume: Float64Array
 
-  constructor(capacity: number) {
+  constructor(capacity: number, where: (position: number) => string) {
+    this.where = where
     this.time = new Float64Array(capacity)
     this.open = new Float64Array(capacity)
     this.high = new Float64Array(capacity)
@@ -66,36 +71,33 @@ class Columns {
     this.volume = new Float64Array(capacity)
   }
 
-  /** Checks one candle against the ones before it and appends it. */
-  push(where: string, time: number, open: number, high: number, low: number, close: number, volume: number): void {
+  /** Checks one candle (at `position`) against the ones before it and appends it. */
+  push(position: number, time: number, open: number, high: number, low: number, close: number, volume: number): void {
+    // Messages are built only on a fault: this runs for every row of a year of candles.
+    const fault = (text: string) => new CandleFileFault(this.where(position), text)
     if (!Number.isInteger(time) || time % MINUTE_MS !== 0) {
-      throw new CandleFileFault(where, `timestamp ${time} is not a whole minute (Unix milliseconds)`)
+      throw fault(`timestamp ${time} is not a whole minute (Unix milliseconds)`)
     }
-    const names = ["open", "high", "low", "close"] as const
-    const prices = [open, high, low, close]
-    for (let k = 0; k < 4; k++) {
-      const price = prices[k]!
-      if (!(price > 0)) throw new CandleFileFault(where, `${names[k]} ${price} is not a positive price`)
-      if (price < priceRangeUsd.min || price > priceRangeUsd.max) {
-        throw new CandleFileFault(
-          where,
-          `${names[k]} ${price} is outside the quotable range ${priceRangeUsd.min} to ${priceRangeUsd.max} USD`
-        )
+    const { max, min } = priceRangeUsd
+    if (
+      !(open >= min && open <= max && high >= min && high <= max && low >= min && low <= max && close >= min &&
+        close <= max)
+    ) {
+      const prices = [open, high, low, close]
+      for (let k = 0; k < 4; k++) {
+        const price = prices[k]!
+        if (!(price > 0)) throw fault(`${PRICE_NAMES[k]} ${price} is not a positive price`)
+        if (!(price >= min && price <= max)) {
+          throw fault(`${PRICE_NAMES[k]} ${price} is outside the quotable range ${min} to ${max} USD`)
+        }
       }
     }
-    if (high < Math.max(open, close)) {
-      throw new CandleFileFault(where, `high ${high} is below max(open, close) ${Math.max(open, close)}`)
-    }
-    if (low > Math.min(open, close)) {
-      throw new CandleFileFault(where, `low ${low} is above min(open, close) ${Math.min(open, close)}`)
-    }
-    if (!(volume >= 0) || !Number.isFinite(volume)) {
-      throw new CandleFileFault(where, `volume ${volume} is not a non-negative number`)
-    }
+    if (high < Math.max(open, close)) throw fault(`high ${high} is below max(open, close) ${Math.max(open, close)}`)
+    if (low > Math.min(open, close)) throw fault(`low ${low} is above min(open, close) ${Math.min(open, close)}`)
+    if (!(volume >= 0) || !Number.isFinite(volume)) throw fault(`volume ${volume} is not a non-negative number`)
     const n = this.length
     if (n > 0 && !(time > this.time[n - 1]!)) {
-      throw new CandleFileFault(
-        where,
+      throw fault(
         `timestamp ${new Date(time).toISOString()} is not after the previous candle's ${
           new Date(this.time[n - 1]!).toISOString()
         } (timestamps out of order)`
@@ -126,12 +128,31 @@ class Columns {
     this.volume = grown(this.volume)
   }
 
-  /** The series, its columns trimmed to their length, after checking that it has one resolution. */
+  /**
+   * The series, its columns trimmed to their length (the spare capacity is let go), after checking
+   * that it has one resolution. `describe` names the i-th candle's position.
+   */
   finish(describe: (row: number) => string): CandleSeries {
     const n = this.length
     if (n === 0) throw new CandleFileFault("", "has no candles")
     const trim = (column: Float64Array) => (column.length === n ? column : column.slice(0, n))
-    const time = trim(this.time)
+    const columns = [this.time, this.open, this.high, this.low, this.close, this.volume].map(trim)
+    const empty = new Float64Array(0)
+    this.time =
+      this.open =
+      this.high =
+      this.low =
+      this.close =
+      this.volume =
+        empty
+    const [time, open, high, low, close, volume] = columns as [
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array
+    ]
     let resolutionMs = Number.POSITIVE_INFINITY
     for (let i = 1; i < n; i++) resolutionMs = Math.min(resolutionMs, time[i]! - time[i - 1]!)
     // A single candle has no spacing to read; it is taken as one minute.
@@ -147,17 +168,12 @@ class Columns {
         )
       }
     }
-    return {
-      openTimeMs: time,
-      open: trim(this.open),
-      high: trim(this.high),
-      low: trim(this.low),
-      close: trim(this.close),
-      volume: trim(this.volume),
-      resolutionMs
-    }
+    return { openTimeMs: time, open, high, low, close, volume, resolutionMs }
   }
 }
+
+const indexed = (i: number) => `index ${i}`
+const lined = (line: number) => `line ${line}`
 
 /** The JSON layout: an array of `[timestampMs, open, high, low, close, volume]`. */
 const parseJson = (text: string): CandleSeries => {
@@ -168,28 +184,39 @@ const parseJson = (text: string): CandleSeries => {
     throw new CandleFileFault("", `is not valid JSON: ${(error as Error).message}`)
   }
   if (!Array.isArray(rows)) throw new CandleFileFault("", "is not an array of candles")
-  const columns = new Columns(rows.length)
+  const where = indexed
+  const columns = new Columns(rows.length, where)
   for (let i = 0; i < rows.length; i++) {
     const row: unknown = rows[i]
-    const where = `index ${i}`
     if (!Array.isArray(row) || row.length !== 6) {
-      throw new CandleFileFault(where, `is not [timestampMs, open, high, low, close, volume]`)
+      throw new CandleFileFault(where(i), `is not [timestampMs, open, high, low, close, volume]`)
     }
     for (let k = 0; k < 6; k++) {
       if (typeof row[k] !== "number") {
-        throw new CandleFileFault(where, `${HEADER[k]} ${JSON.stringify(row[k])} is not a number`)
+        throw new CandleFileFault(where(i), `${HEADER[k]} ${JSON.stringify(row[k])} is not a number`)
       }
     }
-    columns.push(where, row[0], row[1], row[2], row[3], row[4], row[5])
+    columns.push(i, row[0], row[1], row[2], row[3], row[4], row[5])
   }
-  return columns.finish((i) => `index ${i}`)
+  return columns.finish(indexed)
 }
 
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i
 
+const DIGITS = /^\d+$/
+const isDigits = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 48 || c > 57) return false
+  }
+  return true
+}
+/** What JavaScript reads as a finite number, and nothing else (no empty field, no `0x`, no `Infinity`). */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+
 /** A CSV timestamp: Unix milliseconds, or ISO 8601 with a time zone (a local time means nothing on a server). */
 const parseTimestamp = (where: string, text: string): number => {
-  if (/^\d+$/.test(text)) return Number(text)
+  if (DIGITS.test(text)) return Number(text)
   if (!ISO_WITH_ZONE.test(text)) {
     throw new CandleFileFault(
       where,
@@ -201,18 +228,28 @@ const parseTimestamp = (where: string, text: string): number => {
   return ms
 }
 
-/** A CSV number: what JavaScript reads as a finite number, and nothing else (no empty field, no `0x`). */
-const parseNumber = (where: string, name: string, text: string): number => {
-  const value = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN
-  if (!Number.isFinite(value)) throw new CandleFileFault(where, `${name} ${JSON.stringify(text)} is not a number`)
-  return value
+/**
+ * A CSV number, or NaN for text that is not one. `Number` alone would also read "" as 0 and "0x1f"
+ * as 31; those are refused here without a regular expression on the common path, which runs for
+ * every field of a year of candles.
+ */
+const numberOf = (text: string): number => {
+  const value = Number(text)
+  if (text.length === 0 || !Number.isFinite(value)) return Number.NaN
+  const second = text.charCodeAt(1)
+  // "0x", "0b", "0o" (either case): radix prefixes `Number` accepts and a decimal file never has.
+  return text.charCodeAt(0) === 48 && (second | 32) >= 97 && (second | 32) <= 122 && (second | 32) !== 101 &&
+      !DECIMAL.test(text)
+    ? Number.NaN
+    : value
 }
 
 /** The CSV layout, with its header. Blank lines are skipped; line numbers count them. */
 const parseCsv = (text: string): CandleSeries => {
   let lineCount = 1
   for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lineCount++
-  const columns = new Columns(lineCount)
+  const where = lined
+  const columns = new Columns(lineCount, where)
   let line = 0
   let fault: CandleFileFault | undefined
   Papa.parse<Array<string>>(text, {
@@ -220,30 +257,37 @@ const parseCsv = (text: string): CandleSeries => {
     step: (result, parser) => {
       line++
       const row = result.data
-      const where = `line ${line}`
       try {
-        if (result.errors.length > 0) throw new CandleFileFault(where, result.errors[0]!.message)
+        if (result.errors.length > 0) throw new CandleFileFault(where(line), result.errors[0]!.message)
         if (row.length === 1 && row[0]!.trim() === "") return
         if (line === 1) {
           const header = row.map((cell) => cell.trim().toLowerCase())
           if (header.join(",") !== HEADER.join(",")) {
             throw new CandleFileFault(
-              where,
+              where(line),
               `header ${JSON.stringify(row.join(","))} is not ${JSON.stringify(HEADER.join(","))}`
             )
           }
           return
         }
-        if (row.length !== 6) throw new CandleFileFault(where, `has ${row.length} fields, not 6`)
-        columns.push(
-          where,
-          parseTimestamp(where, row[0]!.trim()),
-          parseNumber(where, "open", row[1]!.trim()),
-          parseNumber(where, "high", row[2]!.trim()),
-          parseNumber(where, "low", row[3]!.trim()),
-          parseNumber(where, "close", row[4]!.trim()),
-          parseNumber(where, "volume", row[5]!.trim())
-        )
+        if (row.length !== 6) throw new CandleFileFault(where(line), `has ${row.length} fields, not 6`)
+        const open = numberOf(row[1]!.trim())
+        const high = numberOf(row[2]!.trim())
+        const low = numberOf(row[3]!.trim())
+        const close = numberOf(row[4]!.trim())
+        const volume = numberOf(row[5]!.trim())
+        if (Number.isNaN(open + high + low + close + volume)) {
+          const bad = [open, high, low, close, volume].findIndex(Number.isNaN)
+          throw new CandleFileFault(
+            where(line),
+            `${HEADER[bad + 1]} ${JSON.stringify(row[bad + 1]!.trim())} is not a number`
+          )
+        }
+        const time = row[0]!.trim()
+        const timeMs = time.length > 0 && time.length <= 16 && isDigits(time)
+          ? Number(time)
+          : parseTimestamp(where(line), time)
+        columns.push(line, timeMs, open, high, low, close, volume)
       } catch (error) {
         if (!(error instanceof CandleFileFault)) throw error
         fault = error
@@ -253,7 +297,7 @@ const parseCsv = (text: string): CandleSeries => {
   })
   if (fault !== undefined) throw fault
   if (line === 0 || (line === 1 && text.trim() === "")) throw new CandleFileFault("", "is empty")
-  // Rows that passed were numbered by line; the resolution check names the line of row i (header first).
+  // The resolution check names the line of the i-th candle, found again only on a fault.
   const lineOf = lineNumbers(text)
   return columns.finish((i) => `line ${lineOf(i)}`)
 }
