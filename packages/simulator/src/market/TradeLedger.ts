@@ -55,7 +55,7 @@ export class TradeLedger {
     const signed = buy ? valueUsd : -valueUsd
     this.volumeSinceStart[t] = this.volumeSinceStart[t]! + valueUsd
     this.netBuySinceStart[t] = this.netBuySinceStart[t]! + signed
-    this.bookWhale(t, pair, at, signed)
+    if (valueUsd >= WHALE_THRESHOLD_USD) this.bookWhale(t, pair, at, signed)
   }
 
   /**
