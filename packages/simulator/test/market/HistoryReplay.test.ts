@@ -1,7 +1,8 @@
 // Proves the replay of real candles (the scenario key `history`) by fast-check (pinned seeds) over
 // generated candle files, JSON and CSV, of 1-, 5- and 60-minute candles with gaps, starting the
 // market somewhere inside each: every 1m chart candle over a 1-minute file equals its source, before
-// and after the start; the path never leaves a candle's [low, high] at any second, opens at `open`
+// and after the start; in a gap and after the file's end the price goes on from the last close; the
+// path never leaves a candle's [low, high] at any second, opens at `open`
 // and closes at `close`; a coarser file's candles are the aggregation of the market's 1m candles;
 // every chart candle of every timeframe obeys the OHLC bounds; one seed replays byte for byte; a
 // file with one fault (high below the body, low above it, a non-positive price, a timestamp out of
@@ -114,12 +115,12 @@ const ohlcBounds = (c: { open: number; high: number; low: number; close: number 
 
 describe("replaying a candle file", () => {
   test.prop([fileArb], { seed: 16_001, numRuns: 25 })(
-    "1m chart candles equal a 1-minute file; a coarser file is the aggregation of them; all obey OHLC bounds",
+    "1m chart candles equal a 1-minute file; a coarser file is the aggregation of them; gaps and the end go on from the last close; all obey OHLC bounds",
     (f) => {
       const { endMs, sim } = replayed(f)
-      sim.market.tick(endMs)
+      sim.market.tick(endMs + 2 * MINUTE_MS)
       const first = f.rows[0]![0]
-      const minutes = sim.market.candles("SOL", "1m", first, endMs)
+      const minutes = sim.market.candles("SOL", "1m", first, endMs + 2 * MINUTE_MS)
       const byTime = new Map(minutes.map((c) => [c.openTime, c]))
       for (const [time, open, high, low, close] of f.rows) {
         if (f.resolutionMinutes === 1) {
@@ -136,6 +137,13 @@ describe("replaying a candle file", () => {
         assert.strictEqual(Math.max(...inside.map((c) => c.high)), high)
         assert.strictEqual(Math.min(...inside.map((c) => c.low)), low)
       }
+      // Where the file stops (a gap, or its end), the next minute opens at the last close: the model goes on from it.
+      const resolutionMs = f.resolutionMinutes * MINUTE_MS
+      f.rows.forEach(([time, , , , close], i) => {
+        const next = f.rows[i + 1]
+        if (next !== undefined && next[0] === time + resolutionMs) return
+        assert.strictEqual(byTime.get(time + resolutionMs)?.open, close, `after the candle at ${time}`)
+      })
       for (const timeframe of ["1m", "5m", "15m", "1h", "4h", "1d"] as const) {
         for (const c of sim.market.candles("SOL", timeframe, 0, endMs + 1)) {
           assert.isTrue(ohlcBounds(c), `${timeframe} candle at ${c.openTime} breaks the OHLC bounds`)
