@@ -11,9 +11,10 @@
 import { Alerts, type CreateAlertBody } from "@swapdesk/core"
 import { decodeScenario, demoScenario, layerSimulator, Simulation, SimulatorControl } from "@swapdesk/simulator"
 import { Effect } from "effect"
-// Not part of the package's public surface (its `exports` has only "."): the bare walks exist for
-// this benchmark, so it reads them from the source.
-import { bareRandomWalks, defaultMarketParams } from "../../packages/simulator/src/market/index.ts"
+// Not part of the package's exports: the bare walks exist for this benchmark, so it reads them from
+// their module.
+import { defaultMarketParams } from "../../packages/simulator/src/market/MarketParams.ts"
+import { bareRandomWalks } from "../../packages/simulator/src/market/PriceProcess.ts"
 import {
   atLeast,
   atMost,

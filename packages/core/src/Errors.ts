@@ -59,6 +59,11 @@ export const errorCatalogue = {
     meaning: "simulator: the market clock runs in realtime mode and cannot be advanced by hand",
     transient: false
   },
+  PRICE_FROM_HISTORY: {
+    status: 409,
+    meaning: "simulator: the token's price is replayed from a file of real candles and cannot be set",
+    transient: false
+  },
   IDEMPOTENCY_CONFLICT: {
     status: 409,
     meaning: "the Idempotency-Key was used with another body, or its first request is still in flight",
@@ -236,6 +241,13 @@ export class ClockNotManual extends Data.TaggedError("ClockNotManual")<{}> {
   }
 }
 
+export class PriceFromHistory extends Data.TaggedError("PriceFromHistory")<{ readonly token: string }> {
+  readonly code = "PRICE_FROM_HISTORY" as const
+  override get message() {
+    return `${this.token}'s price is replayed from the scenario's history file and cannot be set`
+  }
+}
+
 export class IdempotencyConflict extends Data.TaggedError("IdempotencyConflict")<{ readonly reason: string }> {
   readonly code = "IDEMPOTENCY_CONFLICT" as const
   override get message() {
@@ -270,5 +282,6 @@ export type DomainError =
   | OrderNotCancellable
   | TradeNotAwaitingApproval
   | ClockNotManual
+  | PriceFromHistory
   | IdempotencyConflict
   | RateLimited

@@ -22,6 +22,7 @@ import {
   InvalidToken,
   OrderNotCancellable,
   OrderNotFound,
+  PriceFromHistory,
   RangeTooLarge,
   RateLimited,
   TradeNotAwaitingApproval,
@@ -62,7 +63,11 @@ const contractTable: Record<string, number> = {
 }
 
 /** Codes only the simulator's control routes answer with (docs/reference/errors.md#simulator-only-codes). */
-const simulatorOnly: Record<string, number> = { TRADE_NOT_AWAITING_APPROVAL: 409, CLOCK_NOT_MANUAL: 409 }
+const simulatorOnly: Record<string, number> = {
+  TRADE_NOT_AWAITING_APPROVAL: 409,
+  CLOCK_NOT_MANUAL: 409,
+  PRICE_FROM_HISTORY: 409
+}
 
 /** One instance of every tagged error class the core exports. */
 const instances: ReadonlyArray<DomainError> = [
@@ -84,6 +89,7 @@ const instances: ReadonlyArray<DomainError> = [
   new OrderNotCancellable({ id: "ord_x", status: "confirmed" }),
   new TradeNotAwaitingApproval({ id: "trd_x" }),
   new ClockNotManual(),
+  new PriceFromHistory({ token: "SOL" }),
   new IdempotencyConflict({ reason: "the first request with this Idempotency-Key is still in flight" }),
   new RateLimited({ retryAfterSeconds: 12 })
 ]
@@ -96,7 +102,7 @@ describe("the error catalogue", () => {
     })
   }
 
-  it("adds only the two simulator-only codes, both 409", () => {
+  it("adds only the simulator-only codes, all 409", () => {
     const extra = errorCodes.filter((code) => !(code in contractTable))
     assert.sameMembers([...extra], Object.keys(simulatorOnly))
     for (const [code, status] of Object.entries(simulatorOnly)) {

@@ -24,6 +24,7 @@ import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { dirname } from "node:path"
 import { simulatorApp } from "./SimulatorServer.ts"
 
 /**
@@ -79,7 +80,8 @@ const loadScenario = (path: string): Effect.Effect<ScenarioFile, StartupFailure>
     Effect.flatMap((json) =>
       Effect.suspend(() => {
         try {
-          return Effect.succeed(decodeScenario(json))
+          // History files are named relative to the scenario file.
+          return Effect.succeed(decodeScenario(json, { directory: dirname(path) }))
         } catch (error) {
           // Anything but a scenario problem is a defect of the decoder, not the operator's file.
           if (error instanceof InvalidScenario) return Effect.fail(failure(error.message))

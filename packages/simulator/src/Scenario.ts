@@ -2,6 +2,10 @@
  * The scenario file (docs/simulator.md#the-scenario-file): what a simulated world starts with. Decoded with a
  * Schema; every problem is reported with the field's path and the offending value, and every key
  * left out takes the default documented in docs/simulator.md.
+ *
+ * The `history` key names files of real candles; decoding reads and parses them (a relative path is
+ * resolved against `ScenarioSources.directory`, the scenario file's own), so that a scenario that
+ * decodes is one the market can replay.
  */
 import {
   API_KEY_PATTERN,
@@ -14,6 +18,9 @@ import {
   type ValidationIssue
 } from "@swapdesk/core"
 import { Option, Result, Schema, SchemaIssue } from "effect"
+import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { CandleFileFault, type CandleSeries, parseCandleFile, seriesRange } from "./market/CandleFile.ts"
 import { defaultMarketParams } from "./market/MarketParams.ts"
 
 /** An object keyed by network, each key optional. */
@@ -182,6 +189,12 @@ export const AccountSettings = Schema.Struct({
   wallets: Schema.optionalKey(Schema.Array(WalletSettings))
 })
 
+/** One token's candle file, as the scenario names it. */
+export const HistorySource = Schema.Struct({
+  file: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
+})
+
+/** The scenario file as written (decoded, it is a `ScenarioFile` with its history files loaded). */
 export const ScenarioFile = Schema.Struct({
   /** Where an editor finds the file's JSON Schema (`@swapdesk/simulator/scenario.schema.json`); not read otherwise. */
   $schema: Schema.optionalKey(Schema.String),
@@ -191,9 +204,33 @@ export const ScenarioFile = Schema.Struct({
   networks: Schema.optionalKey(perNetwork(NetworkSettings)),
   historyDays: Schema.optionalKey(WholeNumberBetween(1, 90, "1 and 90")),
   tokens: Schema.optionalKey(Schema.Array(TokenSettings)),
-  accounts: Schema.optionalKey(Schema.Array(AccountSettings))
+  accounts: Schema.optionalKey(Schema.Array(AccountSettings)),
+  /** Token symbol -> the file of candles its price replays. */
+  history: Schema.optionalKey(Schema.Record(Schema.String, HistorySource))
 })
-export type ScenarioFile = typeof ScenarioFile.Type
+
+/** A history file, read and parsed. */
+export interface LoadedHistory {
+  /** The path as the scenario wrote it. */
+  readonly file: string
+  readonly candles: CandleSeries
+}
+
+/** A decoded scenario: the file's settings, with every history file read, parsed and checked. */
+export type ScenarioFile = Omit<typeof ScenarioFile.Type, "history"> & {
+  readonly history?: Readonly<Record<string, LoadedHistory>>
+}
+
+/** Where a scenario's history files are found. */
+export interface ScenarioSources {
+  /**
+   * The directory a relative history path is resolved against: the scenario file's. Without it,
+   * the process's working directory.
+   */
+  readonly directory?: string
+  /** Reads a file's text (default: `readFileSync` from `node:fs`). */
+  readonly readFile?: (path: string) => string
+}
 
 /** Defaults for every key a scenario leaves out (documented in docs/simulator.md). */
 export const scenarioDefaults = {
@@ -268,7 +305,7 @@ const unusedOverrides = (symbol: string, override: typeof TokenSettings.Type, i:
  * Rules the schema cannot see: tokens exist, balances fit their token, ids and keys are unique, and
  * no override sets what the market would not use.
  */
-const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
+const crossChecks = (scenario: typeof ScenarioFile.Type): Array<ScenarioIssue> => {
   const issues: Array<ScenarioIssue> = []
   const accountIds = new Set<string>()
   const keys = new Set<string>()
@@ -296,6 +333,29 @@ const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
       }
     }
   })
+  for (const symbol of Object.keys(scenario.history ?? {})) {
+    const path = `history.${symbol}`
+    const calibration = defaultMarketParams.find((p) => p.symbol === symbol)
+    if (calibration === undefined) {
+      issues.push({ path, message: "is not a supported token symbol (use the upper-case ticker)", value: symbol })
+    } else if (calibration.tracks !== undefined) {
+      issues.push({
+        path,
+        message:
+          `cannot replay ${symbol}: it tracks ${calibration.tracks}'s price exactly (give ${calibration.tracks} the history)`,
+        value: symbol
+      })
+    }
+    scenario.tokens?.forEach((t, i) => {
+      if (t.symbol.toUpperCase() === symbol && t.priceUsd !== undefined) {
+        issues.push({
+          path: `tokens.${i}.priceUsd`,
+          message: `cannot be set on ${symbol}: its price comes from history.${symbol}.file`,
+          value: t.priceUsd
+        })
+      }
+    })
+  }
   scenario.accounts?.forEach((account, a) => {
     if (accountIds.has(account.id)) {
       issues.push({ path: `accounts.${a}.id`, message: "is used by another account", value: account.id })
@@ -334,8 +394,58 @@ const crossChecks = (scenario: ScenarioFile): Array<ScenarioIssue> => {
   return issues
 }
 
-/** Decodes a scenario, or throws `InvalidScenario` naming every bad field and its value. */
-export const decodeScenario = (input: unknown): ScenarioFile => {
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * Reads and parses each history file, and checks that the clock's start falls inside it: the
+ * candles, or issues naming the file, the line or index, and the fault.
+ */
+const loadHistory = (
+  scenario: typeof ScenarioFile.Type,
+  sources: ScenarioSources
+): { readonly history: Record<string, LoadedHistory>; readonly issues: Array<ScenarioIssue> } => {
+  const history: Record<string, LoadedHistory> = {}
+  const issues: Array<ScenarioIssue> = []
+  const read = sources.readFile ?? ((path: string) => readFileSync(path, "utf8"))
+  const startText = scenario.clock?.start ?? scenarioDefaults.clock.start
+  const startMs = Date.parse(startText)
+  for (const [symbol, { file }] of Object.entries(scenario.history ?? {})) {
+    const path = `history.${symbol}.file`
+    const resolved = resolve(sources.directory ?? "", file)
+    let text: string
+    try {
+      text = read(resolved)
+    } catch (error) {
+      issues.push({ path, message: `${resolved} cannot be read (${(error as Error).message})`, value: file })
+      continue
+    }
+    let candles: CandleSeries
+    try {
+      candles = parseCandleFile(text)
+    } catch (error) {
+      if (!(error instanceof CandleFileFault)) throw error
+      issues.push({ path, message: `${resolved}: ${error.message}`, value: file })
+      continue
+    }
+    const { fromMs, toMs } = seriesRange(candles)
+    if (!(startMs >= fromMs && startMs < toMs)) {
+      issues.push({
+        path,
+        message: `${resolved} covers ${iso(fromMs)} to ${iso(toMs)}: the clock's start ${startText} is outside it`,
+        value: file
+      })
+      continue
+    }
+    history[symbol] = { file, candles }
+  }
+  return { history, issues }
+}
+
+/**
+ * Decodes a scenario, reading its history files from `sources`, or throws `InvalidScenario` naming
+ * every bad field and its value (and for a history file, the line or index and the fault).
+ */
+export const decodeScenario = (input: unknown, sources: ScenarioSources = {}): ScenarioFile => {
   const decoded = Schema.decodeUnknownExit(ScenarioFile)(input, { errors: "all", onExcessProperty: "error" })
   if (decoded._tag === "Failure") {
     const error = decoded.cause.reasons.find((r) => r._tag === "Fail")
@@ -350,16 +460,20 @@ export const decodeScenario = (input: unknown): ScenarioFile => {
   }
   const issues = crossChecks(decoded.value)
   if (issues.length > 0) throw new InvalidScenario(issues)
-  return decoded.value
+  const { history: historyFiles, ...settings } = decoded.value
+  if (historyFiles === undefined) return settings
+  const { history, issues: historyIssues } = loadHistory(decoded.value, sources)
+  if (historyIssues.length > 0) throw new InvalidScenario(historyIssues)
+  return { ...settings, history }
 }
 
 /** Parses a scenario file's text (JSON), or throws `InvalidScenario`. */
-export const parseScenario = (text: string): ScenarioFile => {
+export const parseScenario = (text: string, sources: ScenarioSources = {}): ScenarioFile => {
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     throw new InvalidScenario([{ path: "", message: `is not valid JSON: ${(error as Error).message}` }])
   }
-  return decodeScenario(json)
+  return decodeScenario(json, sources)
 }

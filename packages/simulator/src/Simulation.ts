@@ -128,7 +128,8 @@ export class Simulation {
       seed: this.seed,
       startMs: this.startMs,
       historyDays: scenario.historyDays ?? scenarioDefaults.historyDays,
-      tokens: mergeTokenParams(scenario)
+      tokens: mergeTokenParams(scenario),
+      history: Object.fromEntries(Object.entries(scenario.history ?? {}).map(([symbol, h]) => [symbol, h.candles]))
     })
     this.market.recomputeTrending(this.startMs)
     this.nextTrendingMs = this.startMs + TRENDING_RECALCULATION_INTERVAL_MS

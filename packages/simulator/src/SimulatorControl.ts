@@ -4,7 +4,14 @@
  * world runs under one lock and tells the domain (through `MarketReactor`) what happened before it
  * returns, so an alert a price move triggers has fired by the time the caller hears back.
  */
-import { ClockNotManual, type InvalidToken, MarketReactor, type Network, resolveToken } from "@swapdesk/core"
+import {
+  ClockNotManual,
+  type InvalidToken,
+  MarketReactor,
+  type Network,
+  PriceFromHistory,
+  resolveToken
+} from "@swapdesk/core"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import type { FaultKind } from "./chain/Faults.ts"
 import type { LoggedEvent } from "./EventLog.ts"
@@ -17,7 +24,8 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
   readonly advance: (ms: number) => Effect.Effect<number, ClockNotManual>
   /** Runs every event due by `targetMs` (the realtime driver's step); answers the new time. */
   readonly advanceTo: (targetMs: number) => Effect.Effect<number>
-  readonly setPrice: (token: string, priceUsd: number) => Effect.Effect<void, InvalidToken>
+  /** Refused for a token whose price is replayed from history (docs/simulator.md, "Replaying history"). */
+  readonly setPrice: (token: string, priceUsd: number) => Effect.Effect<void, InvalidToken | PriceFromHistory>
   readonly injectFault: (network: Network, kind: FaultKind, durationMs: number) => Effect.Effect<void>
   readonly whale: (token: string, network: Network, valueUsd: number) => Effect.Effect<void, InvalidToken>
   readonly outbox: Effect.Effect<ReadonlyArray<SentNotification>>
@@ -56,7 +64,10 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
         setPrice: (token, priceUsd) =>
           Effect.flatMap(
             resolveToken(token),
-            (t) => exclusive(Effect.suspend(() => reactor.onMarket(sim.setPrice(t.symbol, priceUsd))))
+            (t) =>
+              sim.market.isReplayed(t.symbol)
+                ? Effect.fail(new PriceFromHistory({ token: t.symbol }))
+                : exclusive(Effect.suspend(() => reactor.onMarket(sim.setPrice(t.symbol, priceUsd))))
           ),
         injectFault: (network, kind, durationMs) =>
           exclusive(Effect.sync(() => sim.injectFault(network, kind, durationMs))),

@@ -5,6 +5,7 @@
 export * from "./chain/index.ts"
 export * from "./DemoScenario.ts"
 export * from "./EventLog.ts"
+export type { CandleSeries } from "./market/CandleFile.ts"
 export * from "./Ports.ts"
 export * from "./Prng.ts"
 export * from "./Scenario.ts"

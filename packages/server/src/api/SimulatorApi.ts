@@ -93,9 +93,12 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       params: { token: Schema.String },
       payload: SetPriceBody,
       success: Envelope(PriceSetView),
-      error: [BadRequest, ...bodyErrors]
+      error: [BadRequest, Conflict, ...bodyErrors]
     })
-      .annotate(OpenApi.Summary, "Move a token's USD price; alerts are evaluated before the response")
+      .annotate(
+        OpenApi.Summary,
+        "Move a token's USD price; alerts are evaluated before the response (409 PRICE_FROM_HISTORY on a replayed token)"
+      )
       .annotate(OpenApi.Transform, operationExamples({ body: { price: 250 } }))
   )
   .add(

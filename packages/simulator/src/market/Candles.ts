@@ -7,6 +7,9 @@
  * "Trades" are scoped: with a network, a minute counts as traded only if that network had volume
  * in it. Every candle is exactly the aggregation of its (scoped) one-minute candles: open of the
  * first, close of the last, max of highs, min of lows, sum of volumes.
+ *
+ * A price replayed from a file of candles stores each minute's open, and every one of its minutes
+ * counts as traded: its candles are the file's, even where the file's volume is 0.
  */
 import type { UsdCandle } from "@swapdesk/core"
 import { MINUTE_MS, type MinuteStore } from "./MinuteStore.ts"
@@ -43,6 +46,23 @@ export const buildCandles = (
   const highs = store.high[process]!
   const lows = store.low[process]!
   const closes = store.close[process]!
+  const opens = store.open[process]
+  if (opens !== undefined) {
+    for (let openTime = firstOpen; openTime < endExclusive; openTime += periodMs) {
+      const first = store.bucketOf(openTime)
+      const last = Math.min(first + minutesPerPeriod - 1, lastBucket)
+      let high = highs[first]!
+      let low = lows[first]!
+      let volumeUsd = 0
+      for (let b = first; b <= last; b++) {
+        if (highs[b]! > high) high = highs[b]!
+        if (lows[b]! < low) low = lows[b]!
+        volumeUsd += store.volumeOf(b, pairs)
+      }
+      candles.push({ openTime, open: opens[first]!, high, low, close: closes[last]!, volumeUsd })
+    }
+    return candles
+  }
   let previousClose = closeBefore(store, process, pairs, store.bucketOf(firstOpen))
   for (let openTime = firstOpen; openTime < endExclusive; openTime += periodMs) {
     const first = store.bucketOf(openTime)

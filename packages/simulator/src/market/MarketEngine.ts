@@ -4,38 +4,53 @@
  * arrays, deterministic in its seed: the same seed and the same calls give the same numbers, and
  * nothing here reads the wall clock or `Math.random`.
  *
+ * The engine composes one module per concern: the price processes (`PriceProcess.ts`), the pools
+ * (`PairBook.ts`), the minute bars (`MinuteStore.ts`, which alone updates a bar's high, low and
+ * close), the booking of trades (`TradeLedger.ts`), background swap arrivals (`SwapArrivals.ts`),
+ * the history before the start (`MarketHistory.ts`), the 24 h figures (`MarketStatistics.ts`),
+ * trending (`TrendingRankings.ts`) and exchange rates (`FxRates.ts`). What stays here is time:
+ * which bucket is current, and the order in which one second moves prices and then trades.
+ *
  * Construction generates the history before `startMs` at one-minute resolution with the same
- * price law and trading rules as live ticking (see `PriceProcess.ts`, `TradeFlow.ts`), ending
- * exactly at each token's configured price. Live ticks then step every price each second, book
- * the retail flow and emit discrete background swaps. External events (`setPrice`, `applySwap`)
- * happen inside the current second, `[nowMs, nowMs + 1000)`.
+ * price law and trading rules as live ticking, ending exactly at each token's configured price.
+ * Live ticks then step every price each second, book the retail flow and emit discrete background
+ * swaps. External events (`setPrice`, `applySwap`) happen inside the current second,
+ * `[nowMs, nowMs + 1000)`.
+ *
+ * A token given a file of candles (`MarketConfig.history`) is replayed (`HistoryReplay.ts`): where
+ * the file covers a second, its price is the file's path and its volume the file's; in gaps and
+ * after the file it follows its model from the last close. A swap on it pays the pool's impact but
+ * does not move its price, and `setPrice` refuses it.
  */
 import {
   type Currency,
   isTradableOn,
   type MarketStats,
   type MarketSwap,
-  MoneyDecimal,
   type Network,
   networks,
   priceRangeUsd,
   type Timeframe,
   timeframeMs,
   tokenOf,
-  type TrendingEntry,
   type TrendingRanking,
   type UsdCandle
 } from "@swapdesk/core"
-import { Prng } from "../Prng.ts"
+import { type CandleSeries, seriesRange } from "./CandleFile.ts"
 import { buildCandles } from "./Candles.ts"
-import { holdersCount, top10Percent } from "./Holders.ts"
-import { defaultFxRates, defaultMarketParams, type TokenMarketParams } from "./MarketParams.ts"
+import { FxRates } from "./FxRates.ts"
+import { HistoryReplay } from "./HistoryReplay.ts"
+import { writeHistory } from "./MarketHistory.ts"
+import { defaultMarketParams, type TokenMarketParams } from "./MarketParams.ts"
+import { MarketStatistics } from "./MarketStatistics.ts"
 import { MINUTE_MS, MinuteStore } from "./MinuteStore.ts"
+import { PairBook } from "./PairBook.ts"
 import { priceAfterSwap, swapToReach } from "./PoolImpact.ts"
 import { PEG_BAND, PriceProcesses } from "./PriceProcess.ts"
-import { buyShare, flowPlan, SWAP_SIZE_LOG_STD, swapStreamName, WHALE_THRESHOLD_USD } from "./TradeFlow.ts"
-import { trendingScore } from "./Trending.ts"
-import { WhaleLog, type WhaleSummary } from "./WhaleLog.ts"
+import { SwapArrivals } from "./SwapArrivals.ts"
+import { buyShare } from "./TradeFlow.ts"
+import { TradeLedger } from "./TradeLedger.ts"
+import { TrendingRankings } from "./TrendingRankings.ts"
 
 /** How to build a market. */
 export interface MarketConfig {
@@ -49,27 +64,19 @@ export interface MarketConfig {
   readonly tokens?: ReadonlyArray<TokenMarketParams>
   /** Overrides of `defaultFxRates`. */
   readonly fxRates?: Partial<Record<Currency, number>>
+  /**
+   * Tokens whose price is replayed from real candles, by symbol. `startMs` must fall inside each
+   * series' range; a token that tracks another cannot have one (it follows its target's).
+   */
+  readonly history?: Readonly<Record<string, CandleSeries>>
 }
 
 const SECOND_MS = 1_000
-const HOUR_MINUTES = 60
 const DAY_MINUTES = 1_440
 const DAY_MS = 86_400_000
 /** Room for a week of live minutes before the first doubling. */
 const LIVE_CAPACITY_MINUTES = 7 * DAY_MINUTES
 const SQRT_STEPS = Float64Array.from({ length: 61 }, (_, k) => Math.sqrt(k))
-
-/** Rolling-window sums of one scope (a pair or a token's pairs). */
-interface WindowSums {
-  volume24h: number
-  buy24h: number
-  volume1h: number
-  buy1h: number
-  /** Average hourly volume over the 24 h before the last hour. */
-  averageHourly: number
-}
-
-const emptySums = (): WindowSums => ({ volume24h: 0, buy24h: 0, volume1h: 0, buy1h: 0, averageHourly: 0 })
 
 /** The simulated market of a list of tokens. */
 export class MarketEngine {
@@ -78,45 +85,28 @@ export class MarketEngine {
   private readonly processes: PriceProcesses
   /** The price process of each token (a tracking token shares its target's). */
   private readonly processOf: Int32Array
-  /** Token indices that use each process. */
-  private readonly tokensOfProcess: ReadonlyArray<ReadonlyArray<number>>
-  private readonly store: MinuteStore
-  private readonly fx: Record<Currency, number>
-
-  // Pairs: one per (token, network with liquidity), contiguous per token.
-  private readonly pairsOfToken: ReadonlyArray<ReadonlyArray<number>>
-  /** Pair of token t on network n at `t * networks.length + n`, or −1. */
-  private readonly pairAt: Int32Array
-  private readonly pairNetwork: Uint8Array
-  private readonly pairShare: Float64Array
-  private readonly pairDepth: Float64Array
-  /** The pair a `setPrice` trades on: the primary network's, else the deepest. */
-  private readonly pricingPair: Int32Array
-
-  // Background trading, per token.
-  private readonly flowUsdPerSecond: Float64Array
-  private readonly swapsPerSecond: Float64Array
-  private readonly swapSizeLogMean: Float64Array
-  private readonly swapPrngs: ReadonlyArray<Prng>
-  /** Integrated swap intensity, and the level at which the next discrete swap happens. */
-  private readonly swapClock: Float64Array
-  private readonly nextSwapAt: Float64Array
-  private readonly whales: ReadonlyArray<WhaleLog>
-  /** Trading since `startMs`, for the holder figures. */
-  private readonly volumeSinceStart: Float64Array
-  private readonly netBuySinceStart: Float64Array
-  private readonly whaleNetSinceStart: Float64Array
-
-  private readonly minuteOpenLevel: Float64Array
+  /** How many processes walk on their model (they come first; the rest are pegged, or replayed). */
   private readonly walkingCount: number
+  /** The replay of each replayed process. */
+  private readonly replays: ReadonlyArray<HistoryReplay | undefined>
+  /** The token whose file each replayed process plays, or −1. */
+  private readonly replayedToken: Int32Array
+  /** The candle each replayed process is in at the last tick, or −1 (in a gap, after the file, not replayed). */
+  private readonly replayCandle: Int32Array
+  /** Each process's level at the open of the current minute, for the buy share. */
+  private readonly minuteOpenLevel: Float64Array
+  private readonly store: MinuteStore
+  private readonly pairs: PairBook
+  private readonly ledger: TradeLedger
+  private readonly arrivals: SwapArrivals
+  private readonly statistics: MarketStatistics
+  private readonly trendingRankings: TrendingRankings
+  private readonly fx: FxRates
+  private readonly startHistoryMs: number
+  /** The time of the last tick, and the minute bucket that holds it. */
+  private now: number
   private currentBucket = -1
   private currentBucketStartMs = 0
-  private now: number
-  private readonly startHistoryMs: number
-  private rankings = new Map<Network | "all", TrendingRanking>()
-  private readonly whaleScratch: WhaleSummary = { transactions: 0, netFlowUsd: 0 }
-  /** `stats` answers since the market last changed (a tick, a price set, a swap), by scope. */
-  private readonly statsCache = new Map<string, MarketStats>()
 
   constructor(config: MarketConfig) {
     if (!Number.isInteger(config.startMs) || config.startMs % SECOND_MS !== 0) {
@@ -126,9 +116,10 @@ export class MarketEngine {
     if (!(historyDays >= 1)) throw new RangeError(`historyDays must be at least 1, got ${historyDays}`)
     const params = config.tokens ?? defaultMarketParams
     validate(params)
+    validateHistory(params, config.history ?? {}, config.startMs)
     this.params = params
     this.tokenIndex = new Map(params.map((p, i) => [p.symbol, i]))
-    this.fx = { ...defaultFxRates, ...config.fxRates }
+    this.fx = new FxRates(config.fxRates)
     this.now = config.startMs
 
     // Processes: every token that does not track another, walking ones first so that the market's
@@ -136,66 +127,52 @@ export class MarketEngine {
     const own = params.map((p, i) => ({ p, i })).filter(({ p }) => p.tracks === undefined)
     const ordered = [...own.filter(({ p }) => p.peg === undefined), ...own.filter(({ p }) => p.peg !== undefined)]
     this.processes = new PriceProcesses(config.seed, ordered.map(({ p }) => p))
-    this.walkingCount = ordered.filter(({ p }) => p.peg === undefined).length
+    const history = config.history ?? {}
+    this.replays = ordered.map(({ p }) => {
+      const series = history[p.symbol]
+      return series === undefined ? undefined : new HistoryReplay(config.seed, p.symbol, series)
+    })
+    this.replayedToken = Int32Array.from(ordered, ({ i, p }) => (history[p.symbol] === undefined ? -1 : i))
+    this.replayCandle = new Int32Array(ordered.length).fill(-1)
+    this.walkingCount = ordered.filter(({ p }) => p.peg === undefined && history[p.symbol] === undefined).length
     const processOfSymbol = new Map(ordered.map(({ p }, k) => [p.symbol, k]))
-    this.processOf = Int32Array.from(params, (p) => processOfSymbol.get(p.tracks ?? p.symbol)!)
-    this.tokensOfProcess = ordered.map((_, k) => params.flatMap((_, t) => (this.processOf[t] === k ? [t] : [])))
+    const processOf = Int32Array.from(params, (p) => processOfSymbol.get(p.tracks ?? p.symbol)!)
+    this.processOf = processOf
+    const tokensOfProcess = ordered.map((_, k) => params.flatMap((_, t) => (processOf[t] === k ? [t] : [])))
     this.minuteOpenLevel = new Float64Array(ordered.length)
 
-    // Pairs.
-    const pairNetwork: Array<number> = []
-    const pairShare: Array<number> = []
-    const pairDepth: Array<number> = []
-    this.pairAt = new Int32Array(params.length * networks.length).fill(-1)
-    this.pairsOfToken = params.map((p, t) => {
-      const total = networks.reduce((sum, n) => sum + (p.liquidityUsd[n] ?? 0), 0)
-      const pairs: Array<number> = []
-      networks.forEach((n, k) => {
-        const depth = p.liquidityUsd[n] ?? 0
-        if (!(depth > 0)) return
-        const pair = pairNetwork.length
-        pairNetwork.push(k)
-        pairShare.push(depth / total)
-        pairDepth.push(depth)
-        this.pairAt[t * networks.length + k] = pair
-        pairs.push(pair)
-      })
-      return pairs
-    })
-    this.pairNetwork = Uint8Array.from(pairNetwork)
-    this.pairShare = Float64Array.from(pairShare)
-    this.pairDepth = Float64Array.from(pairDepth)
-    this.pricingPair = Int32Array.from(params, (p, t) => {
-      const primary = this.pairAt[t * networks.length + networks.indexOf(tokenOf(p.symbol).primaryNetwork)]!
-      if (primary >= 0) return primary
-      const pairs = this.pairsOfToken[t]!
-      return pairs.reduce((best, pair) => (best < 0 || pairDepth[pair]! > pairDepth[best]! ? pair : best), -1)
-    })
-
-    // Background trading.
-    const plans = params.map(flowPlan)
-    this.flowUsdPerSecond = Float64Array.from(plans, (f) => f.flowUsdPerSecond)
-    this.swapsPerSecond = Float64Array.from(plans, (f) => f.swapsPerSecond)
-    this.swapSizeLogMean = Float64Array.from(plans, (f) => f.swapSizeLogMean)
-    this.swapPrngs = params.map((p) => Prng.stream(config.seed, swapStreamName(p.symbol)))
-    this.swapClock = new Float64Array(params.length)
-    this.nextSwapAt = Float64Array.from(this.swapPrngs, (prng) => prng.exponential(1))
-    this.whales = params.map(() => new WhaleLog())
-    this.volumeSinceStart = new Float64Array(params.length)
-    this.netBuySinceStart = new Float64Array(params.length)
-    this.whaleNetSinceStart = new Float64Array(params.length)
+    this.pairs = new PairBook(params)
 
     // History: whole UTC days, so that every timeframe's first candle is complete.
     this.startHistoryMs = Math.floor((config.startMs - historyDays * DAY_MS) / DAY_MS) * DAY_MS
     const baseMinute = this.startHistoryMs / MINUTE_MS
     const startBucket = Math.floor(config.startMs / MINUTE_MS) - baseMinute
-    this.store = new MinuteStore(baseMinute, ordered.length, pairNetwork.length, startBucket + LIVE_CAPACITY_MINUTES)
-    this.generateHistory(startBucket)
+    this.store = new MinuteStore(
+      baseMinute,
+      ordered.length,
+      this.pairs.count,
+      startBucket + LIVE_CAPACITY_MINUTES,
+      (process) => this.replays[process] !== undefined
+    )
+    this.ledger = new TradeLedger(this.store, this.pairs, params.length)
+    this.arrivals = new SwapArrivals(config.seed, params, this.pairs, this.ledger)
+    this.statistics = new MarketStatistics(params, this.processes, processOf, this.store, this.pairs, this.ledger)
+    this.trendingRankings = new TrendingRankings(params, this.processes, processOf, this.pairs, this.statistics)
+
+    writeHistory({
+      params,
+      processes: this.processes,
+      tokensOfProcess,
+      walkingCount: this.walkingCount,
+      replays: this.replays,
+      replayedToken: this.replayedToken,
+      store: this.store,
+      arrivals: this.arrivals
+    }, startBucket)
     // Holder figures start from the configured ones at `startMs`.
-    this.volumeSinceStart.fill(0)
-    this.netBuySinceStart.fill(0)
-    this.whaleNetSinceStart.fill(0)
+    this.ledger.resetSinceStart()
     this.enterBucket(startBucket)
+    this.replayUntilStart(config.startMs)
     this.recomputeTrending(config.startMs)
   }
 
@@ -215,14 +192,20 @@ export class MarketEngine {
    * in time order (ties in token order).
    */
   tick(atMs: number): ReadonlyArray<MarketSwap> {
-    if (!Number.isInteger(atMs) || atMs % SECOND_MS !== 0 || atMs < this.now) {
-      throw new RangeError(`tick(${atMs}): must be a whole second not before nowMs ${this.now}`)
+    const now = this.now
+    if (!Number.isInteger(atMs) || atMs % SECOND_MS !== 0 || atMs < now) {
+      throw new RangeError(`tick(${atMs}): must be a whole second not before nowMs ${now}`)
     }
     const swaps: Array<MarketSwap> = []
-    this.statsCache.clear()
-    for (let second = this.now + SECOND_MS; second <= atMs; second += SECOND_MS) this.stepSecond(second, swaps)
+    this.statistics.invalidate()
+    for (let second = now + SECOND_MS; second <= atMs; second += SECOND_MS) this.stepSecond(second, swaps)
     this.now = atMs
     return swaps
+  }
+
+  /** Whether the token's price is replayed from a file of candles (its own, or the token's it tracks). */
+  isReplayed(symbol: string): boolean {
+    return this.replays[this.processOf[this.token(symbol)]!] !== undefined
   }
 
   /** The token's current USD price (one price on every network). */
@@ -236,19 +219,23 @@ export class MarketEngine {
    * the current candle sees the new price, and the walk continues from it. A tracking token moves
    * with its target (setting WETH sets ETH). A stablecoin may be pushed off its peg this way; it
    * then reverts (half-life 30 minutes) and stays in its band once back. A price outside
-   * `priceRangeUsd` is a defect in the caller.
+   * `priceRangeUsd`, or a replayed token (`isReplayed`: its price is the file's), is a defect in
+   * the caller.
    */
   setPrice(symbol: string, priceUsd: number, atMs: number): void {
     this.checkEventTime(atMs)
     if (!isQuotablePrice(priceUsd)) throw new RangeError(`setPrice(${symbol}): price ${priceUsd}`)
     const t = this.token(symbol)
-    this.statsCache.clear()
+    if (this.replays[this.processOf[t]!] !== undefined) {
+      throw new RangeError(`setPrice(${symbol}): the price is replayed from a file of candles`)
+    }
+    this.statistics.invalidate()
     const process = this.processOf[t]!
-    const pair = this.pricingPair[t]!
+    const pair = this.pairs.pricing[t]!
     const before = this.processes.price[process]!
     if (pair >= 0 && before !== priceUsd) {
-      const swap = swapToReach(before, priceUsd, this.pairDepth[pair]!)
-      this.book(t, pair, atMs, swap.side === "buy", swap.valueUsd)
+      const swap = swapToReach(before, priceUsd, this.pairs.depth[pair]!)
+      this.ledger.book(t, pair, atMs, swap.side === "buy", swap.valueUsd)
     }
     this.movePrice(process, priceUsd)
   }
@@ -257,8 +244,9 @@ export class MarketEngine {
    * An external swap (a user's trade, an injected whale) inside the current second: booked in
    * volume, buy/sell split, whale figures and candles, and moving the price by its impact on that
    * network's constant-product pool (`priceAfterSwap`: × (1 + V/D)² for a buy, ÷ for a sell). A
-   * stablecoin inside its band stays inside it (mint/redeem arbitrage absorbs the rest). A value of
-   * 0 books nothing; a negative one is a defect.
+   * stablecoin inside its band stays inside it (mint/redeem arbitrage absorbs the rest). A replayed
+   * token's price stays on its path: the swap is booked and pays its impact, but moves nothing. A
+   * value of 0 books nothing; a negative one is a defect.
    */
   applySwap(swap: MarketSwap): void {
     this.checkEventTime(swap.at)
@@ -267,13 +255,14 @@ export class MarketEngine {
     }
     // A dust trade can round to zero dollars: nothing to book, and no reason to fail the trade.
     if (swap.valueUsd === 0) return
-    this.statsCache.clear()
+    this.statistics.invalidate()
     const t = this.token(swap.symbol)
-    const pair = this.pairAt[t * networks.length + networks.indexOf(swap.network)]!
+    const pair = this.pairs.pairOf(t, swap.network)
     if (pair < 0) throw new RangeError(`applySwap: ${swap.symbol} has no pool on ${swap.network}`)
-    this.book(t, pair, swap.at, swap.side === "buy", swap.valueUsd)
+    this.ledger.book(t, pair, swap.at, swap.side === "buy", swap.valueUsd)
     const process = this.processOf[t]!
-    let price = priceAfterSwap(this.processes.price[process]!, swap.side, swap.valueUsd, this.pairDepth[pair]!)
+    if (this.replays[process] !== undefined) return
+    let price = priceAfterSwap(this.processes.price[process]!, swap.side, swap.valueUsd, this.pairs.depth[pair]!)
     const peg = this.params[t]!.peg
     if (peg !== undefined && this.processes.insideBand(process)) {
       price = Math.min(peg * (1 + PEG_BAND), Math.max(peg * (1 - PEG_BAND), price))
@@ -286,8 +275,8 @@ export class MarketEngine {
 
   /** Depth (USD reserve) of the token's pool on the network: a constant of its params, 0 where it does not trade. */
   poolDepthUsd(symbol: string, network: Network): number {
-    const pair = this.pairAt[this.token(symbol) * networks.length + networks.indexOf(network)]!
-    return pair >= 0 ? this.pairDepth[pair]! : 0
+    const pair = this.pairs.pairOf(this.token(symbol), network)
+    return pair >= 0 ? this.pairs.depth[pair]! : 0
   }
 
   /**
@@ -296,57 +285,7 @@ export class MarketEngine {
    * are that network's only; price, change, market cap and holders are the token's.
    */
   stats(symbol: string, network?: Network): MarketStats {
-    const key = network === undefined ? symbol : `${symbol}/${network}`
-    const cached = this.statsCache.get(key)
-    if (cached !== undefined) return cached
-    const computed = this.computeStats(symbol, network)
-    this.statsCache.set(key, computed)
-    return computed
-  }
-
-  private computeStats(symbol: string, network?: Network): MarketStats {
-    const t = this.token(symbol)
-    const process = this.processOf[t]!
-    const params = this.params[t]!
-    const price = this.processes.price[process]!
-    const pairs = this.scopePairs(t, network)
-    const sums = this.windowSums(pairs, emptySums())
-    const volumeByNetworkUsd: Partial<Record<Network, number>> = {}
-    if (network !== undefined) volumeByNetworkUsd[network] = sums.volume24h
-    else {
-      for (const pair of pairs) {
-        volumeByNetworkUsd[networks[this.pairNetwork[pair]!]!] = this.windowSums([pair], emptySums()).volume24h
-      }
-    }
-    // Events of the current second (`setPrice`, `applySwap` at [nowMs, nowMs + 1000)) count already.
-    const whales = this.whales[t]!.summarise(
-      this.now - DAY_MS,
-      this.now + SECOND_MS - 1,
-      network === undefined ? -1 : networks.indexOf(network),
-      this.whaleScratch
-    )
-    return {
-      symbol: params.symbol,
-      priceUsd: new MoneyDecimal(price),
-      change24hPercent: this.change24hPercent(process),
-      volume24hUsd: sums.volume24h,
-      marketCapUsd: price * params.circulatingSupply,
-      volumeByNetworkUsd,
-      buyVolume24hUsd: sums.buy24h,
-      sellVolume24hUsd: Math.max(0, sums.volume24h - sums.buy24h),
-      holders: {
-        count: holdersCount(
-          params.holders,
-          this.volumeSinceStart[t]!,
-          this.netBuySinceStart[t]!,
-          params.dailyVolumeUsd
-        ),
-        top10Percent: top10Percent(params.top10Percent, this.whaleNetSinceStart[t]!, params.dailyVolumeUsd)
-      },
-      whaleActivity: { transactions24h: whales.transactions, netFlow24hUsd: whales.netFlowUsd },
-      volume1hUsd: sums.volume1h,
-      averageHourlyVolume24hUsd: sums.averageHourly
-    }
+    return this.statistics.stats(this.token(symbol), network, this.now, this.currentBucket)
   }
 
   /**
@@ -365,7 +304,7 @@ export class MarketEngine {
     return buildCandles(
       this.store,
       this.processOf[t]!,
-      this.scopePairs(t, network),
+      this.pairs.scope(t, network),
       timeframeMs[timeframe],
       fromMs,
       toMs,
@@ -378,138 +317,61 @@ export class MarketEngine {
    * `nowMs`, stamped `atMs`. The score is `trendingScore` (see `Trending.ts`).
    */
   recomputeTrending(atMs: number): void {
-    const pairSums = Array.from(this.pairNetwork, (_, pair) => this.windowSums([pair], emptySums()))
-    const rankings = new Map<Network | "all", TrendingRanking>()
-    const rank = (scope: Network | undefined): TrendingRanking => {
-      const entries: Array<TrendingEntry> = []
-      this.params.forEach((params, t) => {
-        const registry = tokenOf(params.symbol)
-        if (scope !== undefined && !isTradableOn(registry, scope)) return
-        const sums = emptySums()
-        for (const pair of this.scopePairs(t, scope)) {
-          const s = pairSums[pair]!
-          sums.volume24h += s.volume24h
-          sums.volume1h += s.volume1h
-          sums.buy1h += s.buy1h
-          sums.averageHourly += s.averageHourly
-        }
-        const process = this.processOf[t]!
-        const change24hPercent = this.change24hPercent(process)
-        entries.push({
-          symbol: params.symbol,
-          priceUsd: this.processes.price[process]!,
-          change24hPercent,
-          volume24hUsd: sums.volume24h,
-          network: scope ?? registry.primaryNetwork,
-          score: trendingScore({
-            volume1hUsd: sums.volume1h,
-            buyVolume1hUsd: sums.buy1h,
-            averageHourlyVolume24hUsd: sums.averageHourly,
-            change24hPercent,
-            pegged: this.processes.pegged[process] === 1
-          })
-        })
-      })
-      entries.sort((a, b) =>
-        b.score - a.score || b.volume24hUsd - a.volume24hUsd || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)
-      )
-      return { updatedAt: atMs, entries }
-    }
-    rankings.set("all", rank(undefined))
-    for (const network of networks) rankings.set(network, rank(network))
-    this.rankings = rankings
+    this.trendingRankings.recompute(atMs, this.now, this.currentBucket)
   }
 
   /** The last computed ranking, best first: all tokens, or the tokens tradable on `network`. */
   trending(network?: Network): TrendingRanking {
-    return this.rankings.get(network ?? "all")!
+    return this.trendingRankings.ranking(network)
   }
 
   /** Units of `currency` per US dollar. */
   fxRate(currency: Currency): number {
-    return this.fx[currency]
-  }
-
-  // -- History ------------------------------------------------------------------------------------
-
-  /** Fills buckets [0, `minutes`) minute by minute, process by process, then prices them. */
-  private generateHistory(minutes: number): void {
-    const processes = this.processes
-    const store = this.store
-    const marketActivity = new Float64Array(minutes)
-    for (let process = 0; process < processes.count; process++) {
-      const pegged = processes.pegged[process] === 1
-      const highs = store.high[process]!
-      const lows = store.low[process]!
-      const closes = store.close[process]!
-      const openLevel = processes.level[process]!
-      const tokens = this.tokensOfProcess[process]!
-      for (let b = 0; b < minutes; b++) {
-        const before = processes.level[process]!
-        const scale = processes.stepScale[process]!
-        processes.stepMinute(process)
-        highs[b] = processes.minuteHighLevel
-        lows[b] = processes.minuteLowLevel
-        closes[b] = processes.level[process]!
-        let activity: number
-        if (pegged) activity = this.walkingCount > 0 ? marketActivity[b]! / this.walkingCount : 1
-        else {
-          activity = scale / processes.meanStepScale[process]!
-          marketActivity[b] = marketActivity[b]! + activity
-        }
-        const share = buyShare((processes.level[process]! - before) / (scale * SQRT_STEPS[60]!))
-        for (const t of tokens) this.tradeHistoryMinute(t, b, activity, share)
-      }
-      // Price the levels so that the last close is exactly the configured price.
-      const startPrice = this.params[this.tokensOfProcess[process]![0]!]!.priceUsd
-      const shift = processes.rebase(process, startPrice)
-      store.firstOpen[process] = processes.priceOfLevel(process, openLevel, shift)
-      for (let b = 0; b < minutes; b++) {
-        highs[b] = processes.priceOfLevel(process, highs[b]!, shift)
-        lows[b] = processes.priceOfLevel(process, lows[b]!, shift)
-        closes[b] = processes.priceOfLevel(process, closes[b]!, shift)
-      }
-      if (minutes > 0) {
-        const price = processes.price[process]!
-        closes[minutes - 1] = price
-        highs[minutes - 1] = Math.max(highs[minutes - 1]!, price)
-        lows[minutes - 1] = Math.min(lows[minutes - 1]!, price)
-      }
-    }
-  }
-
-  /** One history minute of token `t`'s trading. */
-  private tradeHistoryMinute(t: number, bucket: number, activity: number, share: number): void {
-    this.bookFlow(t, bucket, this.flowUsdPerSecond[t]! * 60 * activity, share)
-    const before = this.swapClock[t]!
-    const after = before + this.swapsPerSecond[t]! * 60 * activity
-    const minuteStart = this.store.startOf(bucket)
-    const prng = this.swapPrngs[t]!
-    while (this.nextSwapAt[t]! <= after) {
-      const fraction = (this.nextSwapAt[t]! - before) / (after - before)
-      const at = minuteStart + Math.min(MINUTE_MS - 1, Math.floor(fraction * MINUTE_MS))
-      this.drawSwap(t, at, share, prng)
-      this.nextSwapAt[t] = this.nextSwapAt[t]! + prng.exponential(1)
-    }
-    this.swapClock[t] = after
+    return this.fx.rate(currency)
   }
 
   // -- Live ticking -------------------------------------------------------------------------------
 
-  /** Starts a minute bucket: its open (and so far high, low and close) is the current price. */
+  /**
+   * Starts a minute bucket: its open (and so far high, low and close) is the current price, or for a
+   * replayed price inside its file, the path's price at the minute's start.
+   */
   private enterBucket(bucket: number): void {
-    this.store.ensureCapacity(bucket)
-    this.store.seal(bucket)
+    const store = this.store
+    store.ensureCapacity(bucket)
+    store.seal(bucket)
     const processes = this.processes
+    const startMs = store.startOf(bucket)
     for (let process = 0; process < processes.count; process++) {
-      const price = processes.price[process]!
-      this.store.high[process]![bucket] = price
-      this.store.low[process]![bucket] = price
-      this.store.close[process]![bucket] = price
+      const replay = this.replays[process]
+      const candle = replay === undefined ? -1 : replay.candleAt(startMs)
+      store.openBucket(process, bucket, candle >= 0 ? replay!.priceAt(candle, startMs) : processes.price[process]!)
       this.minuteOpenLevel[process] = processes.level[process]!
     }
     this.currentBucket = bucket
-    this.currentBucketStartMs = this.store.startOf(bucket)
+    this.currentBucketStartMs = startMs
+  }
+
+  /**
+   * A replayed price at the start: the start minute so far is the path's up to `startMs` (the
+   * start need not be on a minute), and the price is the path's at `startMs`; in a gap, the model's
+   * from the last close, which the history left it at.
+   */
+  private replayUntilStart(startMs: number): void {
+    for (let process = 0; process < this.processes.count; process++) {
+      const replay = this.replays[process]
+      if (replay === undefined) continue
+      for (let second = this.currentBucketStartMs; second <= startMs; second += SECOND_MS) {
+        const candle = replay.candleAt(second)
+        if (candle < 0) continue
+        const price = replay.priceAt(candle, second)
+        this.store.recordPrice(process, this.currentBucket, price)
+        if (second === startMs) {
+          this.processes.setPrice(process, price)
+          this.replayCandle[process] = candle
+        }
+      }
+    }
   }
 
   /** The second ending at `second`: every price steps, then every token trades. */
@@ -521,37 +383,36 @@ export class MarketEngine {
     const rootSteps = SQRT_STEPS[(second - this.currentBucketStartMs) / SECOND_MS + 1]!
     let activitySum = 0
     for (let process = 0; process < processes.count; process++) {
+      const replay = this.replays[process]
+      if (replay !== undefined) {
+        const candle = replay.candleAt(second)
+        this.replayCandle[process] = candle
+        if (candle >= 0) {
+          const price = replay.priceAt(candle, second)
+          processes.setPrice(process, price)
+          store.recordPrice(process, bucket, price)
+          continue
+        }
+      }
       processes.stepSecond(process)
-      const price = processes.price[process]!
-      const highs = store.high[process]!
-      const lows = store.low[process]!
-      store.close[process]![bucket] = price
-      if (price > highs[bucket]!) highs[bucket] = price
-      if (price < lows[bucket]!) lows[bucket] = price
-      if (processes.pegged[process] === 0) {
+      store.recordPrice(process, bucket, processes.price[process]!)
+      if (processes.pegged[process] === 0 && replay === undefined) {
         activitySum += processes.stepScale[process]! / processes.meanStepScale[process]!
       }
     }
     const marketActivity = this.walkingCount > 0 ? activitySum / this.walkingCount : 1
     const firstSwap = swaps.length
+    const windowStartMs = second - SECOND_MS
     for (let t = 0; t < this.params.length; t++) {
       const process = this.processOf[t]!
       const scale = processes.stepScale[process]!
       const activity = processes.pegged[process] === 1 ? marketActivity : scale / processes.meanStepScale[process]!
       const share = buyShare((processes.level[process]! - this.minuteOpenLevel[process]!) / (scale * rootSteps))
-      this.bookFlow(t, bucket, this.flowUsdPerSecond[t]! * activity, share)
-      const before = this.swapClock[t]!
-      const after = before + this.swapsPerSecond[t]! * activity
-      if (this.nextSwapAt[t]! <= after) {
-        const prng = this.swapPrngs[t]!
-        while (this.nextSwapAt[t]! <= after) {
-          const fraction = (this.nextSwapAt[t]! - before) / (after - before)
-          const at = second - SECOND_MS + Math.max(1, Math.ceil(fraction * SECOND_MS))
-          swaps.push(this.drawSwap(t, at, share, prng))
-          this.nextSwapAt[t] = this.nextSwapAt[t]! + prng.exponential(1)
-        }
-      }
-      this.swapClock[t] = after
+      const candle = this.replayCandle[process]!
+      if (candle >= 0 && this.replayedToken[process] === t) {
+        const volumeUsd = this.replays[process]!.volumeUsdPerSecond(candle)
+        this.arrivals.tradeReplayed(t, bucket, 1, volumeUsd, share, windowStartMs, "closedRight", swaps)
+      } else this.arrivals.trade(t, bucket, 1, activity, share, windowStartMs, "closedRight", swaps)
     }
     // Insertion sort of this second's few swaps by time (stable: ties stay in token order).
     for (let i = firstSwap + 1; i < swaps.length; i++) {
@@ -565,70 +426,10 @@ export class MarketEngine {
     }
   }
 
-  // -- Booking ------------------------------------------------------------------------------------
-
-  /** Books aggregate retail flow of token `t` in a bucket, split over its networks by liquidity. */
-  private bookFlow(t: number, bucket: number, valueUsd: number, share: number): void {
-    if (valueUsd === 0) return
-    const store = this.store
-    for (const pair of this.pairsOfToken[t]!) {
-      const value = valueUsd * this.pairShare[pair]!
-      store.volume[pair]![bucket] = store.volume[pair]![bucket]! + value
-      store.buyVolume[pair]![bucket] = store.buyVolume[pair]![bucket]! + value * share
-    }
-    this.volumeSinceStart[t] = this.volumeSinceStart[t]! + valueUsd
-    this.netBuySinceStart[t] = this.netBuySinceStart[t]! + valueUsd * (2 * share - 1)
-  }
-
-  /** Draws one discrete background swap of token `t` (size, network, side) and books it. */
-  private drawSwap(t: number, at: number, share: number, prng: Prng): MarketSwap {
-    const size = Math.exp(this.swapSizeLogMean[t]! + SWAP_SIZE_LOG_STD * prng.normal())
-    const valueUsd = Math.max(0.01, Math.round(size * 100) / 100)
-    const pairs = this.pairsOfToken[t]!
-    let pick = prng.next()
-    let pair = pairs[pairs.length - 1]!
-    for (const candidate of pairs) {
-      pick -= this.pairShare[candidate]!
-      if (pick < 0) {
-        pair = candidate
-        break
-      }
-    }
-    const buy = prng.next() < share
-    this.book(t, pair, at, buy, valueUsd)
-    return {
-      at,
-      symbol: this.params[t]!.symbol,
-      network: networks[this.pairNetwork[pair]!]!,
-      side: buy ? "buy" : "sell",
-      valueUsd
-    }
-  }
-
-  /** Books one swap in its minute's volume, the holder counters and (if large) the whale log. */
-  private book(t: number, pair: number, at: number, buy: boolean, valueUsd: number): void {
-    const store = this.store
-    const bucket = store.bucketOf(at)
-    store.volume[pair]![bucket] = store.volume[pair]![bucket]! + valueUsd
-    if (buy) store.buyVolume[pair]![bucket] = store.buyVolume[pair]![bucket]! + valueUsd
-    const signed = buy ? valueUsd : -valueUsd
-    this.volumeSinceStart[t] = this.volumeSinceStart[t]! + valueUsd
-    this.netBuySinceStart[t] = this.netBuySinceStart[t]! + signed
-    if (valueUsd >= WHALE_THRESHOLD_USD) {
-      this.whales[t]!.add(at, this.pairNetwork[pair]!, signed)
-      this.whaleNetSinceStart[t] = this.whaleNetSinceStart[t]! + signed
-    }
-  }
-
   /** Moves a process's price now; the current candle sees it. */
   private movePrice(process: number, priceUsd: number): void {
     this.processes.setPrice(process, priceUsd)
-    const bucket = this.currentBucket
-    const highs = this.store.high[process]!
-    const lows = this.store.low[process]!
-    this.store.close[process]![bucket] = priceUsd
-    if (priceUsd > highs[bucket]!) highs[bucket] = priceUsd
-    if (priceUsd < lows[bucket]!) lows[bucket] = priceUsd
+    this.store.recordPrice(process, this.currentBucket, priceUsd)
   }
 
   // -- Queries ------------------------------------------------------------------------------------
@@ -639,46 +440,34 @@ export class MarketEngine {
     return t
   }
 
-  private scopePairs(t: number, network: Network | undefined): ReadonlyArray<number> {
-    if (network === undefined) return this.pairsOfToken[t]!
-    const pair = this.pairAt[t * networks.length + networks.indexOf(network)]!
-    return pair >= 0 ? [pair] : []
-  }
-
   private checkEventTime(atMs: number): void {
-    if (!(atMs >= this.now && atMs < this.now + SECOND_MS)) {
+    const now = this.now
+    if (!(atMs >= now && atMs < now + SECOND_MS)) {
       throw new RangeError(
-        `market event at ${atMs} is outside the current second [${this.now}, ${this.now + SECOND_MS}): tick first`
+        `market event at ${atMs} is outside the current second [${now}, ${now + SECOND_MS}): tick first`
       )
     }
-  }
-
-  /** Percent change of a process's price against its price 24 h ago (the open of that minute). */
-  private change24hPercent(process: number): number {
-    const bucket = this.store.bucketOf(this.now - DAY_MS)
-    const then = bucket <= 0 ? this.store.firstOpen[process]! : this.store.close[process]![bucket - 1]!
-    return (this.processes.price[process]! / then - 1) * 100
-  }
-
-  /** The window sums of a scope as of the current bucket. */
-  private windowSums(pairs: ReadonlyArray<number>, into: WindowSums): WindowSums {
-    const store = this.store
-    const current = this.currentBucket
-    into.volume24h = store.sum(store.volume, pairs, current - DAY_MINUTES + 1, current)
-    into.buy24h = store.sum(store.buyVolume, pairs, current - DAY_MINUTES + 1, current)
-    into.volume1h = store.sum(store.volume, pairs, current - HOUR_MINUTES + 1, current)
-    into.buy1h = store.sum(store.buyVolume, pairs, current - HOUR_MINUTES + 1, current)
-    const priorFirst = Math.max(0, current - HOUR_MINUTES - DAY_MINUTES + 1)
-    const priorLast = current - HOUR_MINUTES
-    const priorMinutes = priorLast - priorFirst + 1
-    into.averageHourly = priorMinutes > 0
-      ? store.sum(store.volume, pairs, priorFirst, priorLast) / (priorMinutes / HOUR_MINUTES)
-      : 0
-    return into
   }
 }
 
 const isQuotablePrice = (priceUsd: number): boolean => priceUsd >= priceRangeUsd.min && priceUsd <= priceRangeUsd.max
+
+/** Rejects history the engine cannot replay (the scenario's decoding refuses it first, naming the file). */
+const validateHistory = (
+  params: ReadonlyArray<TokenMarketParams>,
+  history: Readonly<Record<string, CandleSeries>>,
+  startMs: number
+): void => {
+  for (const [symbol, series] of Object.entries(history)) {
+    const p = params.find((q) => q.symbol === symbol)
+    if (p === undefined) throw new RangeError(`history for ${symbol}, which the market does not have`)
+    if (p.tracks !== undefined) throw new RangeError(`history for ${symbol}, which tracks ${p.tracks}`)
+    const { fromMs, toMs } = seriesRange(series)
+    if (!(startMs >= fromMs && startMs < toMs)) {
+      throw new RangeError(`history for ${symbol} covers [${fromMs}, ${toMs}), not the start ${startMs}`)
+    }
+  }
+}
 
 /** Rejects a calibration the engine cannot honour (a defect in the caller's data). */
 const validate = (params: ReadonlyArray<TokenMarketParams>): void => {

@@ -4,6 +4,9 @@
  * volumes per (token, network) pair (all swaps, and the buying part of them). Larger timeframes are
  * aggregated from these on query.
  *
+ * A token replayed from a file of candles also stores each bucket's open: the file's candles open
+ * where the exchange's first trade was, not at the previous close.
+ *
  * Plain `Float64Array`s, grown by doubling: 31 days of history for ~20 processes and ~40 pairs,
  * with a week of room for live minutes, is about 60 MB, and live ticking appends without
  * allocating except at the rare doubling.
@@ -19,6 +22,8 @@ export class MinuteStore {
   readonly high: Array<Float64Array>
   readonly low: Array<Float64Array>
   readonly close: Array<Float64Array>
+  /** Each bucket's open, for the processes that store one (replayed ones); `undefined` for the rest. */
+  readonly open: Array<Float64Array | undefined>
   readonly volume: Array<Float64Array>
   readonly buyVolume: Array<Float64Array>
   private capacityMinutes: number
@@ -28,7 +33,13 @@ export class MinuteStore {
   private readonly volumePrefix: Array<Float64Array>
   private readonly buyPrefix: Array<Float64Array>
 
-  constructor(baseMinute: number, processCount: number, pairCount: number, capacityMinutes: number) {
+  constructor(
+    baseMinute: number,
+    processCount: number,
+    pairCount: number,
+    capacityMinutes: number,
+    storesOpen: (process: number) => boolean = () => false
+  ) {
     this.baseMinute = baseMinute
     this.capacityMinutes = capacityMinutes
     this.firstOpen = new Float64Array(processCount)
@@ -37,6 +48,10 @@ export class MinuteStore {
     this.high = arrays(processCount)
     this.low = arrays(processCount)
     this.close = arrays(processCount)
+    this.open = Array.from(
+      { length: processCount },
+      (_, process) => (storesOpen(process) ? new Float64Array(capacityMinutes) : undefined)
+    )
     this.volume = arrays(pairCount)
     this.buyVolume = arrays(pairCount)
     this.volumePrefix = Array.from({ length: pairCount }, () => new Float64Array(capacityMinutes + 1))
@@ -78,6 +93,13 @@ export class MinuteStore {
         list[i] = grown
       }
     }
+    for (let i = 0; i < this.open.length; i++) {
+      const opens = this.open[i]
+      if (opens === undefined) continue
+      const grown = new Float64Array(capacity)
+      grown.set(opens)
+      this.open[i] = grown
+    }
     for (const list of [this.volumePrefix, this.buyPrefix]) {
       for (let i = 0; i < list.length; i++) {
         const grown = new Float64Array(capacity + 1)
@@ -86,6 +108,24 @@ export class MinuteStore {
       }
     }
     this.capacityMinutes = capacity
+  }
+
+  /** Starts a price process's bucket at `priceUsd`: its open, and its high, low and close so far. */
+  openBucket(process: number, bucket: number, priceUsd: number): void {
+    const opens = this.open[process]
+    if (opens !== undefined) opens[bucket] = priceUsd
+    this.high[process]![bucket] = priceUsd
+    this.low[process]![bucket] = priceUsd
+    this.close[process]![bucket] = priceUsd
+  }
+
+  /** A price process's price moves within a bucket: it is the close so far, and may be a new extreme. */
+  recordPrice(process: number, bucket: number, priceUsd: number): void {
+    const highs = this.high[process]!
+    const lows = this.low[process]!
+    this.close[process]![bucket] = priceUsd
+    if (priceUsd > highs[bucket]!) highs[bucket] = priceUsd
+    if (priceUsd < lows[bucket]!) lows[bucket] = priceUsd
   }
 
   /** Traded volume of bucket `bucket` summed over `pairs`. */

@@ -5,6 +5,5 @@
 export * from "./MarketEngine.ts"
 export * from "./MarketParams.ts"
 export { executionImpact, priceAfterSwap, swapToReach } from "./PoolImpact.ts"
-export { bareRandomWalks } from "./PriceProcess.ts"
 export { WHALE_THRESHOLD_USD } from "./TradeFlow.ts"
 export { trendingScore, type TrendingSignals } from "./Trending.ts"

@@ -1,0 +1,87 @@
+/**
+ * The trending rankings: every token, and each network's tradable tokens, ordered by
+ * `trendingScore` (see `Trending.ts`), recomputed on the simulator's schedule and read in between.
+ */
+import { isTradableOn, type Network, networks, tokenOf, type TrendingEntry, type TrendingRanking } from "@swapdesk/core"
+import type { TokenMarketParams } from "./MarketParams.ts"
+import { emptySums, type MarketStatistics } from "./MarketStatistics.ts"
+import type { PairBook } from "./PairBook.ts"
+import type { PriceProcesses } from "./PriceProcess.ts"
+import { trendingScore } from "./Trending.ts"
+
+/** The last computed rankings. */
+export class TrendingRankings {
+  private readonly params: ReadonlyArray<TokenMarketParams>
+  private readonly processes: PriceProcesses
+  private readonly processOf: Int32Array
+  private readonly pairs: PairBook
+  private readonly statistics: MarketStatistics
+  private rankings = new Map<Network | "all", TrendingRanking>()
+
+  constructor(
+    params: ReadonlyArray<TokenMarketParams>,
+    processes: PriceProcesses,
+    processOf: Int32Array,
+    pairs: PairBook,
+    statistics: MarketStatistics
+  ) {
+    this.params = params
+    this.processes = processes
+    this.processOf = processOf
+    this.pairs = pairs
+    this.statistics = statistics
+  }
+
+  /** Recomputes every ranking from the market at `nowMs` (in minute `bucket`), stamped `atMs`. */
+  recompute(atMs: number, nowMs: number, bucket: number): void {
+    const statistics = this.statistics
+    const pairSums = Array.from(
+      this.pairs.network,
+      (_, pair) => statistics.windowSums([pair], bucket, emptySums())
+    )
+    const rankings = new Map<Network | "all", TrendingRanking>()
+    const rank = (scope: Network | undefined): TrendingRanking => {
+      const entries: Array<TrendingEntry> = []
+      this.params.forEach((params, t) => {
+        const registry = tokenOf(params.symbol)
+        if (scope !== undefined && !isTradableOn(registry, scope)) return
+        const sums = emptySums()
+        for (const pair of this.pairs.scope(t, scope)) {
+          const s = pairSums[pair]!
+          sums.volume24h += s.volume24h
+          sums.volume1h += s.volume1h
+          sums.buy1h += s.buy1h
+          sums.averageHourly += s.averageHourly
+        }
+        const process = this.processOf[t]!
+        const change24hPercent = statistics.change24hPercent(process, nowMs)
+        entries.push({
+          symbol: params.symbol,
+          priceUsd: this.processes.price[process]!,
+          change24hPercent,
+          volume24hUsd: sums.volume24h,
+          network: scope ?? registry.primaryNetwork,
+          score: trendingScore({
+            volume1hUsd: sums.volume1h,
+            buyVolume1hUsd: sums.buy1h,
+            averageHourlyVolume24hUsd: sums.averageHourly,
+            change24hPercent,
+            pegged: this.processes.pegged[process] === 1
+          })
+        })
+      })
+      entries.sort((a, b) =>
+        b.score - a.score || b.volume24hUsd - a.volume24hUsd || (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0)
+      )
+      return { updatedAt: atMs, entries }
+    }
+    rankings.set("all", rank(undefined))
+    for (const network of networks) rankings.set(network, rank(network))
+    this.rankings = rankings
+  }
+
+  /** The last computed ranking, best first: all tokens, or the tokens tradable on `network`. */
+  ranking(network: Network | undefined): TrendingRanking {
+    return this.rankings.get(network ?? "all")!
+  }
+}
