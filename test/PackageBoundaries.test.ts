@@ -1,6 +1,6 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
-// Node built-ins; simulator and http: core; server: all three), every package it imports is declared
+// Node built-ins; simulator: core and the signing libraries; http: core; server: all three), every package it imports is declared
 // in its manifest, and nothing it declares at run time goes unused. A new import across a boundary
 // fails here, not in a reader's review.
 import { readdirSync, readFileSync } from "node:fs"
@@ -12,7 +12,8 @@ const root = join(import.meta.dirname, "..")
 /** What each package's sources may import, besides their own relative modules. */
 const allowed: Record<string, ReadonlyArray<string>> = {
   core: ["effect", "decimal.js"],
-  simulator: ["effect", "decimal.js", "@swapdesk/core"],
+  // The order signatures' curves, hashes, base58 and EIP-712 (docs/decisions.md, "Order signing libraries").
+  simulator: ["effect", "decimal.js", "@swapdesk/core", "@noble/curves", "@noble/hashes", "@scure/base", "viem"],
   http: ["effect", "@swapdesk/core", "node:"],
   server: ["effect", "@effect/platform-node", "@swapdesk/core", "@swapdesk/http", "@swapdesk/simulator", "node:"]
 }

@@ -7,6 +7,7 @@ import * as Errors from "../src/Errors.ts"
 import {
   AlertLimitExceeded,
   AlertNotFound,
+  ApiKeyLimitExceeded,
   ApiKeyNotFound,
   ChannelInUse,
   ChannelNotConfigured,
@@ -63,6 +64,9 @@ const contractTable: Record<string, number> = {
 /** Codes only the simulator's control routes answer with (contract section 12 leaves their errors open). */
 const simulatorOnly: Record<string, number> = { TRADE_NOT_AWAITING_APPROVAL: 409, CLOCK_NOT_MANUAL: 409 }
 
+/** Codes for limits the contract leaves open (docs/decisions.md): the per-account API key limit. */
+const decidedHere: Record<string, number> = { API_KEY_LIMIT_EXCEEDED: 403 }
+
 /** One instance of every tagged error class the core exports. */
 const instances: ReadonlyArray<DomainError> = [
   new Unauthorized({ reason: "unknown API key" }),
@@ -75,6 +79,7 @@ const instances: ReadonlyArray<DomainError> = [
   new ChannelNotConfigured({ channel: "telegram" }),
   new ChannelInUse({ channel: "email" }),
   new AlertLimitExceeded({ limit: 5 }),
+  new ApiKeyLimitExceeded({ limit: 20 }),
   new AlertNotFound({ id: "alrt_x" }),
   new TradeNotFound({ id: "trd_x" }),
   new OrderNotFound({ id: "ord_x" }),
@@ -95,10 +100,10 @@ describe("the error catalogue", () => {
     })
   }
 
-  it("adds only the two simulator-only codes, both 409", () => {
+  it("adds only the two simulator-only codes (both 409) and the API key limit (403)", () => {
     const extra = errorCodes.filter((code) => !(code in contractTable))
-    assert.sameMembers([...extra], Object.keys(simulatorOnly))
-    for (const [code, status] of Object.entries(simulatorOnly)) {
+    assert.sameMembers([...extra], [...Object.keys(simulatorOnly), ...Object.keys(decidedHere)])
+    for (const [code, status] of Object.entries({ ...simulatorOnly, ...decidedHere })) {
       assert.strictEqual(errorCatalogue[code as Errors.ErrorCode].status, status)
     }
   })

@@ -12,7 +12,10 @@ import * as ApiRoutes from "./ApiRoutes.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
+import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
 import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
+import { OrdersHandlers } from "./handlers/OrdersHandlers.ts"
+import { PortfolioHandlers } from "./handlers/PortfolioHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -27,7 +30,10 @@ export const ContractHandlers = Layer.mergeAll(
   MarketHandlers,
   ChartsHandlers,
   TradesHandlers,
-  AlertsHandlers
+  AlertsHandlers,
+  OrdersHandlers,
+  PortfolioHandlers,
+  ApiKeysHandlers
 )
 
 /** The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global middleware. */
@@ -54,7 +60,8 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constrai
 
 /**
  * The contract's routes with their handlers and the core's use cases. Requires the ports
- * (`PriceFeed`, `Chain`, `Wallets`, `Notifier`, `DomainEvents`, `IdGenerator`, `MarketClock`) and
+ * (`PriceFeed`, `Chain`, `Wallets`, `OrderSigner`, `Notifier`, `DomainEvents`, `IdGenerator`,
+ * `MarketClock`, `SecretHasher`) and
  * the repositories; provides the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
  */
 export const routes = serveApi(Api).pipe(
