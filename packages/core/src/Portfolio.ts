@@ -6,15 +6,16 @@
  *
  * Cost basis, per (network, token):
  * - a balance held when the wallet was connected costs its amount at the price of that instant;
- * - a confirmed swap sells `amountIn` of tokenIn at its price at confirmation: the sold units leave
- *   at their average cost, and the difference to their market value is realised PnL; the bought
- *   `amountOut` (net of the platform fee) costs that market value plus the gas's cost basis;
+ * - a confirmed swap sells `amountIn` of tokenIn at its price at confirmation (kept on the trade
+ *   record then): the sold units leave at their average cost, and the difference to their market
+ *   value is realised PnL; the bought `amountOut` (net of the platform fee) costs that market
+ *   value plus the gas's cost basis;
  * - gas leaves the native token at its average cost; on a confirmed swap that cost moves into the
  *   bought token's basis (fees included), on a failed one that paid gas it is a realised loss.
  *
- * Prices in the past are the open of the one-minute candle containing the instant (the series
- * uses the candles of its resolution); USD values are rounded to the cent, so that every holding's
- * `value` is exactly `costBasis + unrealizedPnl`.
+ * Other prices in the past (an opening balance's, a point of the series) are the open of the
+ * candle starting at that instant, or containing it at one-minute resolution. USD values are
+ * rounded to the cent, so that every holding's `value` is exactly `costBasis + unrealizedPnl`.
  */
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer } from "effect"
@@ -158,8 +159,10 @@ export class Portfolio extends Context.Service<Portfolio, {
             continue
           }
           const sold = position(trade.network, trade.tokenIn)
-          const value = unitsToDecimal(trade.amountIn, tokenOf(trade.tokenIn).decimals)
-            .mul(yield* priceAt(trade.tokenIn, at))
+          const price = trade.tokenInPriceUsd === undefined
+            ? yield* priceAt(trade.tokenIn, at)
+            : new MoneyDecimal(trade.tokenInPriceUsd)
+          const value = unitsToDecimal(trade.amountIn, tokenOf(trade.tokenIn).decimals).mul(price)
           realized = realized.add(value.sub(takeOut(sold, trade.amountIn)))
           const bought = position(trade.network, trade.tokenOut)
           bought.amount += trade.amountOut!

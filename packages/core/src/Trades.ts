@@ -22,6 +22,7 @@ import type { Network } from "./Network.ts"
 import { nativeTokenOf } from "./Network.ts"
 import type { OrderRecord } from "./Order.ts"
 import type { Page } from "./Page.ts"
+import { PriceFeed } from "./PriceFeed.ts"
 import { TradeRepository } from "./Repositories.ts"
 import {
   type CreateTradeBody,
@@ -98,6 +99,7 @@ export class Trades extends Context.Service<Trades, {
       const ids = yield* IdGenerator
       const clock = yield* MarketClock
       const events = yield* DomainEvents
+      const feed = yield* PriceFeed
       const lock = yield* Semaphore.make(1)
 
       const terms = Effect.fn("Trades.terms")(function*(request: {
@@ -299,7 +301,10 @@ export class Trades extends Context.Service<Trades, {
       })
 
       const record = Effect.fn("Trades.record")(function*(trade: TradeRecord, event: TradeEvent) {
-        const next = applyTradeEvent(trade, event)
+        const applied = applyTradeEvent(trade, event)
+        const next = applied.stage === "confirmed"
+          ? { ...applied, tokenInPriceUsd: (yield* feed.priceUsd(applied.tokenIn)).toFixed() }
+          : applied
         yield* repository.update(next)
         if (next.stage === "confirmed" || next.stage === "failed") {
           yield* events.publish({ type: `trade.${next.stage}`, accountId: next.accountId, data: tradeEventData(next) })
