@@ -25,7 +25,7 @@ import { IdGenerator } from "./Ids.ts"
 import { MarketClock } from "./MarketClock.ts"
 import { parseAmount, platformFee } from "./Money.ts"
 import { isOpen, type OrderRecord } from "./Order.ts"
-import { OrderBook, type OrderPair } from "./OrderBook.ts"
+import { OrderBook } from "./OrderBook.ts"
 import { applyOrderEvent, cancelOrder, OrderEvent } from "./OrderMachine.ts"
 import { OrderSigner, type OrderTerms } from "./OrderSigning.ts"
 import type { Page } from "./Page.ts"
@@ -207,20 +207,28 @@ export class Orders extends Context.Service<Orders, {
         yield* repository.update(matched)
       })
 
-      const spotRate = Effect.fnUntraced(function*(pair: OrderPair) {
-        const priceIn = yield* feed.priceUsd(pair.tokenIn)
-        const priceOut = yield* feed.priceUsd(pair.tokenOut)
-        return priceIn.div(priceOut).toNumber()
-      })
-
       const observe = (at: number) =>
         book.size === 0 ? Effect.void : lock.withPermits(1)(Effect.gen(function*() {
           for (const id of book.dueExpiries(at)) {
             yield* close(yield* openOrder(id), OrderEvent.Expire({ at }), "order.expired")
           }
+          // Each token's price once per pass, as a number: the index only picks candidates (its
+          // margin covers the rounding), and every candidate is then checked exactly.
+          const prices = new Map<string, number>()
+          const priceOf = (token: string) =>
+            Effect.suspend(() => {
+              const known = prices.get(token)
+              return known === undefined
+                ? Effect.map(feed.priceUsd(token), (price) => {
+                  const value = price.toNumber()
+                  prices.set(token, value)
+                  return value
+                })
+                : Effect.succeed(known)
+            })
           // The pairs first: filling an order may empty its pair, which the iteration must not see.
           for (const pair of Array.from(book.pairs())) {
-            const candidates = book.candidates(pair, yield* spotRate(pair))
+            const candidates = book.candidates(pair, (yield* priceOf(pair.tokenIn)) / (yield* priceOf(pair.tokenOut)))
             for (const id of candidates) yield* tryFill(id, at)
           }
         }))
