@@ -1,5 +1,5 @@
 /**
- * API key use cases (docs/keys.md): create, list and revoke an account's keys. A secret is
+ * API key use cases (docs/api-keys.md): create, list and revoke an account's keys. A secret is
  * `sd_test_` (simulator) or `sd_live_` followed by 40 base62 characters from the id generator; it
  * is answered once, at creation, and only its SHA-256 is kept. A key may create keys only with a
  * subset of its own scopes; an account holds at most `API_KEYS_PER_ACCOUNT_MAX` usable keys; any

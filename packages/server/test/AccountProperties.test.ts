@@ -199,6 +199,18 @@ describe("limit orders over random market walks", () => {
     }
   }, 120_000)
 
+  it("the same walk replays the same event log, signatures and fills included, byte for byte", async () => {
+    const [ops] = fc.sample(fc.array(opArb, { minLength: 20, maxLength: 20 }), { seed: 1104, numRuns: 1 })
+    const walk = Effect.gen(function*() {
+      for (const op of ops!) yield* apply(op)
+      yield* Effect.orDie((yield* SimulatorControl).advance(5 * 60_000))
+      return JSON.stringify((yield* SimulationState).log.all)
+    })
+    const first = await run(0.3, walk)
+    assert.include(first, "order.created")
+    assert.strictEqual(await run(0.3, walk), first)
+  }, 60_000)
+
   it("a cancellation racing a fill has exactly one winner", async () => {
     const winners = { cancel: 0, fill: 0 }
     await fc.assert(
