@@ -213,7 +213,7 @@ export class OrderRepository extends Context.Service<OrderRepository, {
   readonly getById: (id: string) => Effect.Effect<Option.Option<OrderRecord>>
   readonly update: (order: OrderRecord) => Effect.Effect<void>
   readonly list: (accountId: string, filter: OrderFilter, page: PageRequest) => Effect.Effect<Page<OrderRecord>>
-  /** Open orders of every account, oldest first: what the matcher evaluates. */
+  /** Pending orders of every account: what the limit order watcher indexes when it starts. */
   readonly open: Effect.Effect<ReadonlyArray<OrderRecord>>
 }>()("@swapdesk/core/OrderRepository") {
   static readonly layerMemory = Layer.sync(OrderRepository, () => {
