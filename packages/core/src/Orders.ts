@@ -38,6 +38,7 @@ import { Trades } from "./Trades.ts"
 import { orderView } from "./Views.ts"
 import { Wallets } from "./Wallets.ts"
 
+/** What placing an order can fail with, each a client's fact with its public code. */
 export type CreateOrderError = ValidationFailed | InvalidToken | WalletNotConnected | InsufficientBalance
 
 /** `minAmountOut / amountIn` in whole tokens, as the index compares it. */
@@ -45,6 +46,7 @@ export const limitPriceOf = (order: OrderRecord): number =>
   (Number(order.minAmountOut) / Number(order.amountIn)) *
   10 ** (tokenOf(order.tokenIn).decimals - tokenOf(order.tokenOut).decimals)
 
+/** The terms an order's signature covers. */
 export const termsOf = (order: OrderRecord): OrderTerms => ({
   id: order.id,
   network: order.network,

@@ -172,7 +172,8 @@ export class Portfolio extends Context.Service<Portfolio, {
         }
 
         // ---- now: the wallets' actual balances, valued at current prices -------------------------
-        const holdings: Array<Omit<PortfolioView["holdings"][number], "allocationPercent"> & { value_: Decimal }> = []
+        const holdings: Array<Omit<PortfolioView["holdings"][number], "allocationPercent"> & { exactValue: Decimal }> =
+          []
         const walletValues: Array<{ network: Network; address: string; value: Decimal }> = []
         let totalValue = ZERO
         let totalCost = ZERO
@@ -196,7 +197,7 @@ export class Portfolio extends Context.Service<Portfolio, {
               amount: formatAmount(amount, decimals),
               price: price.toNumber(),
               value: value.toNumber(),
-              value_: value,
+              exactValue: value,
               costBasis: costBasis.toNumber(),
               averageCost: held.cost.div(unitsToDecimal(amount, decimals)).toSignificantDigits(12).toNumber(),
               unrealizedPnl: value.sub(costBasis).toNumber(),
@@ -274,9 +275,9 @@ export class Portfolio extends Context.Service<Portfolio, {
           realizedPnl: cents(realized).toNumber(),
           change24h: percentOf(totalValue.sub(valueDayAgo), valueDayAgo),
           wallets: walletValues.map((w) => ({ network: w.network, address: w.address, value: w.value.toNumber() })),
-          holdings: holdings.map(({ value_, ...holding }) => ({
+          holdings: holdings.map(({ exactValue, ...holding }) => ({
             ...holding,
-            allocationPercent: percentOf(value_, totalValue)
+            allocationPercent: percentOf(exactValue, totalValue)
           })),
           performance: { range, points },
           updatedAt: toIso(now)

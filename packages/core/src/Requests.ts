@@ -245,8 +245,9 @@ export const ListOrdersQuery = Schema.Struct({
   status: Schema.optionalKey(OrderStatus.annotate({ examples: ["pending"] })),
   token: Schema.optionalKey(TokenReference.annotate({ examples: ["SOL"] })),
   network: Schema.optionalKey(Network.annotate({ examples: ["solana"] })),
-  limit: Schema.optionalKey(Limit.annotate({ examples: [20] })),
-  offset: Schema.optionalKey(Offset.annotate({ examples: [0] }))
+  // A query string is text: the examples belong to the encoded side, which the OpenAPI document shows.
+  limit: Schema.optionalKey(Limit.pipe(Schema.annotateEncoded({ examples: ["20"] }))),
+  offset: Schema.optionalKey(Offset.pipe(Schema.annotateEncoded({ examples: ["0"] })))
 })
 export type ListOrdersQuery = typeof ListOrdersQuery.Type
 
