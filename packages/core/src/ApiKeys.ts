@@ -15,7 +15,15 @@ import { MarketClock } from "./MarketClock.ts"
 import { ApiKeyRepository } from "./Repositories.ts"
 import type { CreateApiKeyBody } from "./Requests.ts"
 import { type ApiScope, scopes } from "./Scope.ts"
-import { ApiKeyEnvironment, SecretHasher } from "./SecretHasher.ts"
+import { SecretHasher } from "./SecretHasher.ts"
+
+/**
+ * Where key secrets start: `sd_test_` on the simulator, `sd_live_` with real adapters
+ * (docs/api-keys.md). Defaults to live; the simulator provides `"test"`.
+ */
+export const ApiKeyEnvironment = Context.Reference<"live" | "test">("@swapdesk/core/ApiKeyEnvironment", {
+  defaultValue: () => "live"
+})
 
 /** Who asks: the account and the scopes of the key making the request. */
 export interface KeyCaller {

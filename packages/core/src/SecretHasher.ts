@@ -7,11 +7,3 @@ import { Context } from "effect"
 export class SecretHasher extends Context.Service<SecretHasher, {
   readonly sha256Hex: (secret: string) => string
 }>()("@swapdesk/core/SecretHasher") {}
-
-/**
- * Where key secrets start: `sd_test_` on the simulator, `sd_live_` with real adapters (contract
- * section 2). Defaults to live; the simulator provides `"test"`.
- */
-export const ApiKeyEnvironment = Context.Reference<"live" | "test">("@swapdesk/core/ApiKeyEnvironment", {
-  defaultValue: () => "live"
-})
