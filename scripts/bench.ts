@@ -1,7 +1,8 @@
 /**
- * `pnpm bench [simulator|history|http] [--runs N] [--seconds N] [--rounds N]`: the simulator
- * benchmark (median of `--runs`, default 3), the history-replay benchmark (the same runs), then the
- * HTTP benchmark (`--seconds` per target per round,
+ * `pnpm bench [simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]`: the
+ * simulator benchmark (median of `--runs`, default 3), the history-replay benchmark (the same runs),
+ * the limit order watcher benchmark (same runs), what recording a key's `lastUsedAt` costs an
+ * authentication (at least 9 runs), then the HTTP benchmark (`--seconds` per target per round,
  * default 8, over `--rounds`, default 2), or only the one named, and one summary table. Targets print PASS or MISS for information; the exit code is 0
  * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
  * read the figures, and what a profile of the server showed: docs/performance.md.
@@ -9,10 +10,12 @@
 import { availableParallelism, cpus } from "node:os"
 import { runHistoryBench } from "./bench/history.ts"
 import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
+import { runKeysBench } from "./bench/keys.ts"
+import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
 
-const usage = "usage: pnpm bench [simulator|history|http] [--runs N] [--seconds N] [--rounds N]"
+const usage = "usage: pnpm bench [simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -43,6 +46,8 @@ const { options } = parsed
 const benchmarks = {
   simulator: () => runSimulatorBench({ runs: options.get("runs") ?? 3 }),
   history: () => runHistoryBench({ runs: options.get("runs") ?? 3 }),
+  orders: () => runOrdersBench({ runs: options.get("runs") ?? 3, ticks: 200 }),
+  keys: () => runKeysBench({ runs: Math.max(9, options.get("runs") ?? 9) }),
   http: () =>
     runHttpBench({
       ...defaultHttpOptions,
@@ -64,7 +69,7 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["simulator", "history", "http"]
+  ? ["simulator", "history", "orders", "keys", "http"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

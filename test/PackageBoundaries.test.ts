@@ -1,7 +1,7 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
-// Node built-ins; simulator: core, and a CSV parser and Node's file reading for history files; http:
-// core; server: all three), every package it imports is declared
+// Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
+// history files; http: core; server: all three), every package it imports is declared
 // in its manifest, and nothing it declares at run time goes unused. A new import across a boundary
 // fails here, not in a reader's review.
 import { readdirSync, readFileSync } from "node:fs"
@@ -13,7 +13,18 @@ const root = join(import.meta.dirname, "..")
 /** What each package's sources may import, besides their own relative modules. */
 const allowed: Record<string, ReadonlyArray<string>> = {
   core: ["effect", "decimal.js"],
-  simulator: ["effect", "@swapdesk/core", "papaparse", "node:"],
+  // The order signatures' curves, hashes, base58 and EIP-712 (docs/decisions.md, "Order signing libraries"), the
+  // history files' CSV parser and file reading (docs/simulator.md, "Replaying history").
+  simulator: [
+    "effect",
+    "@swapdesk/core",
+    "@noble/curves",
+    "@noble/hashes",
+    "@scure/base",
+    "viem",
+    "papaparse",
+    "node:"
+  ],
   http: ["effect", "@swapdesk/core", "node:"],
   server: ["effect", "@effect/platform-node", "@swapdesk/core", "@swapdesk/http", "@swapdesk/simulator", "node:"]
 }

@@ -5,11 +5,20 @@
 import { Layer } from "effect"
 import { AlertMonitor } from "./AlertMonitor.ts"
 import { Alerts } from "./Alerts.ts"
+import { ApiKeys } from "./ApiKeys.ts"
 import { MarketData } from "./MarketData.ts"
+import { Orders } from "./Orders.ts"
+import { Portfolio } from "./Portfolio.ts"
 import { MarketReactorLive } from "./Reactor.ts"
 import { Trades } from "./Trades.ts"
 
-const UseCases = Layer.mergeAll(Alerts.layer, Trades.layer, MarketData.layer)
+const UseCases = Layer.mergeAll(
+  Alerts.layer,
+  Orders.layer.pipe(Layer.provideMerge(Trades.layer)),
+  MarketData.layer,
+  ApiKeys.layer,
+  Portfolio.layer
+)
 
 export const DomainLive = MarketReactorLive.pipe(
   Layer.provideMerge(AlertMonitor.layer),

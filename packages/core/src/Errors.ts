@@ -43,6 +43,11 @@ export const errorCatalogue = {
     meaning: "the Free plan already has 5 alerts that are active or triggered",
     transient: false
   },
+  API_KEY_LIMIT_EXCEEDED: {
+    status: 403,
+    meaning: "the account already has 20 unrevoked, unexpired API keys",
+    transient: false
+  },
   ALERT_NOT_FOUND: { status: 404, meaning: "no alert with that id in this account", transient: false },
   TRADE_NOT_FOUND: { status: 404, meaning: "no trade with that id in this account", transient: false },
   ORDER_NOT_FOUND: { status: 404, meaning: "no limit order with that id in this account", transient: false },
@@ -180,6 +185,13 @@ export class AlertLimitExceeded extends Data.TaggedError("AlertLimitExceeded")<{
   }
 }
 
+export class ApiKeyLimitExceeded extends Data.TaggedError("ApiKeyLimitExceeded")<{ readonly limit: number }> {
+  readonly code = "API_KEY_LIMIT_EXCEEDED" as const
+  override get message() {
+    return `an account may have ${this.limit} usable API keys; revoke one first`
+  }
+}
+
 export class AlertNotFound extends Data.TaggedError("AlertNotFound")<{ readonly id: string }> {
   readonly code = "ALERT_NOT_FOUND" as const
   override get message() {
@@ -274,6 +286,7 @@ export type DomainError =
   | ChannelNotConfigured
   | ChannelInUse
   | AlertLimitExceeded
+  | ApiKeyLimitExceeded
   | AlertNotFound
   | TradeNotFound
   | OrderNotFound

@@ -34,6 +34,11 @@ export const checkAlertLimit = (plan: Plan, currentCount: number): Effect.Effect
   return limit !== undefined && currentCount >= limit ? Effect.fail(new AlertLimitExceeded({ limit })) : Effect.void
 }
 
+// ---- API keys (docs/decisions.md) ---------------------------------------------------------------
+
+/** Unrevoked, unexpired keys one account may hold at once: enough for every service, few enough to audit. */
+export const API_KEYS_PER_ACCOUNT_MAX = 20
+
 // ---- trades (spec: Limits; http-api.md#trades) --------------------------------------------------
 
 /** Slippage tolerance (percent) must exceed this: zero would fail the swap on any price tick. */

@@ -1,6 +1,6 @@
 /**
- * The limit order record: an off-chain order, signed at creation, held until the market's net
- * output for `amountIn` reaches `minAmountOut`.
+ * The limit order record: an off-chain order, signed by the wallet at creation, held until the
+ * market's net output for `amountIn` reaches `minAmountOut` (docs/orders.md).
  */
 import { Schema } from "effect"
 import type { Network } from "./Network.ts"
@@ -11,16 +11,27 @@ export type OrderStatus = typeof OrderStatus.Type
 export interface OrderRecord {
   readonly id: string
   readonly accountId: string
+  /**
+   * `pending` covers two stages: open (waiting for its price, `tradeId` null) and filling (the
+   * trade `tradeId` is running). Only an open order can be cancelled or expire.
+   */
   readonly status: OrderStatus
   readonly network: Network
   readonly tokenIn: string
   readonly tokenOut: string
   readonly amountIn: bigint
   readonly minAmountOut: bigint
+  /** The wallet whose funds back the order. */
   readonly walletAddress: string
+  /** Who signed: a base58 ed25519 public key on solana, a checksummed address on the EVM networks. */
+  readonly signer: string
   readonly signature: string
   readonly createdAt: number
+  /** A whole second (what is signed is Unix seconds), or null for an order that never expires. */
   readonly expiresAt: number | null
   readonly tradeId: string | null
   readonly closedAt: number | null
 }
+
+/** Waiting for its price: neither filling nor closed. */
+export const isOpen = (order: OrderRecord): boolean => order.status === "pending" && order.tradeId === null

@@ -1,32 +1,42 @@
 /**
- * The limit order state machine as a pure function. Cancelling an order that is no longer open is
- * something a client can ask for: a typed error. Filling, failing or expiring a closed order only a
- * bug can do: a defect.
+ * The limit order state machine as a pure function. `pending` has two stages: open (no trade yet)
+ * and filling (`Match` named the trade that fills it). Cancelling an order that is no longer open
+ * is something a client can ask for: a typed error. Any other event outside the table only a bug
+ * can cause: a defect.
  *
- * | status  | event   | next      |
- * |---------|---------|-----------|
- * | pending | Fill    | confirmed |
- * | pending | Fail    | failed    |
- * | pending | Cancel  | cancelled |
- * | pending | Expire  | expired   |
+ * | from                 | event   | next                    |
+ * |----------------------|---------|-------------------------|
+ * | pending (open)       | Match   | pending (filling)       |
+ * | pending (filling)    | Fill    | confirmed               |
+ * | pending (either)     | Fail    | failed                  |
+ * | pending (open)       | Cancel  | cancelled               |
+ * | pending (open)       | Expire  | expired                 |
  */
 import { Data, Effect } from "effect"
 import { OrderNotCancellable } from "./Errors.ts"
 import type { OrderRecord, OrderStatus } from "./Order.ts"
 
 export type OrderEvent = Data.TaggedEnum<{
-  Fill: { readonly at: number; readonly tradeId: string }
-  Fail: { readonly at: number; readonly tradeId: string | null }
+  Match: { readonly tradeId: string }
+  Fill: { readonly at: number }
+  Fail: { readonly at: number }
   Cancel: { readonly at: number }
   Expire: { readonly at: number }
 }>
 export const OrderEvent = Data.taggedEnum<OrderEvent>()
 
-export const orderTransitions: Record<OrderEvent["_tag"], { readonly from: OrderStatus; readonly to: OrderStatus }> = {
-  Fill: { from: "pending", to: "confirmed" },
-  Fail: { from: "pending", to: "failed" },
-  Cancel: { from: "pending", to: "cancelled" },
-  Expire: { from: "pending", to: "expired" }
+/** The stage of `pending` an event needs: `open` (no trade), `filling` (a trade) or `any`. */
+export type PendingStage = "open" | "filling" | "any"
+
+export const orderTransitions: Record<
+  OrderEvent["_tag"],
+  { readonly from: OrderStatus; readonly stage: PendingStage; readonly to: OrderStatus }
+> = {
+  Match: { from: "pending", stage: "open", to: "pending" },
+  Fill: { from: "pending", stage: "filling", to: "confirmed" },
+  Fail: { from: "pending", stage: "any", to: "failed" },
+  Cancel: { from: "pending", stage: "open", to: "cancelled" },
+  Expire: { from: "pending", stage: "open", to: "expired" }
 }
 
 export class IllegalOrderTransition extends Data.TaggedError("IllegalOrderTransition")<{
@@ -35,17 +45,21 @@ export class IllegalOrderTransition extends Data.TaggedError("IllegalOrderTransi
   readonly event: OrderEvent["_tag"]
 }> {}
 
+const stageMatches = (order: OrderRecord, stage: PendingStage): boolean =>
+  stage === "any" || (stage === "open") === (order.tradeId === null)
+
 export const applyOrderEvent = (order: OrderRecord, event: OrderEvent): OrderRecord => {
   const row = orderTransitions[event._tag]
-  if (order.status !== row.from) {
+  if (order.status !== row.from || !stageMatches(order, row.stage)) {
     throw new IllegalOrderTransition({ id: order.id, status: order.status, event: event._tag })
   }
-  const closed = { ...order, status: row.to, closedAt: event.at }
-  return event._tag === "Fill" || event._tag === "Fail" ? { ...closed, tradeId: event.tradeId } : closed
+  return event._tag === "Match"
+    ? { ...order, tradeId: event.tradeId }
+    : { ...order, status: row.to, closedAt: event.at }
 }
 
-/** A client's cancellation: only an open order can be cancelled. */
+/** A client's cancellation: only an open order can be cancelled (not one whose fill is running). */
 export const cancelOrder = (order: OrderRecord, at: number): Effect.Effect<OrderRecord, OrderNotCancellable> =>
-  order.status !== "pending"
-    ? Effect.fail(new OrderNotCancellable({ id: order.id, status: order.status }))
+  order.status !== "pending" || order.tradeId !== null
+    ? Effect.fail(new OrderNotCancellable({ id: order.id, status: order.tradeId === null ? order.status : "filling" }))
     : Effect.succeed(applyOrderEvent(order, OrderEvent.Cancel({ at })))

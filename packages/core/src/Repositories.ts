@@ -8,7 +8,7 @@ import type { AlertRecord, AlertStatus, AlertType } from "./Alert.ts"
 import type { ApiKeyRecord } from "./ApiKey.ts"
 import type { Network } from "./Network.ts"
 import type { OrderRecord, OrderStatus } from "./Order.ts"
-import { type Page, type PageRequest, paginate } from "./Page.ts"
+import { newestFirst, type Page, type PageRequest, paginate } from "./Page.ts"
 import type { TradeRecord, TradeStatus } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
 import type { WebhookRecord } from "./Webhook.ts"
@@ -36,14 +36,26 @@ export class AccountRepository extends Context.Service<AccountRepository, {
 
 export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
   readonly insert: (key: ApiKeyRecord) => Effect.Effect<void>
+  /** The key with this secret hash, revoked ones included (the caller decides whether it is usable). */
   readonly findByHash: (secretHash: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
   readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<ApiKeyRecord>>
+  /** The account's unrevoked keys (expired ones included), newest first. */
   readonly listByAccount: (accountId: string) => Effect.Effect<ReadonlyArray<ApiKeyRecord>>
   readonly update: (key: ApiKeyRecord) => Effect.Effect<void>
+  /**
+   * Records that the key was used at `at`. It is on every authenticated request's path, so it
+   * writes one number and never copies the record; reads see it in `lastUsedAt`.
+   */
+  readonly touch: (id: string, at: number) => void
 }>()("@swapdesk/core/ApiKeyRepository") {
   static readonly layerMemory = Layer.sync(ApiKeyRepository, () => {
     const rows = new Map<string, ApiKeyRecord>()
     const byHash = new Map<string, string>()
+    const lastUsed = new Map<string, number>()
+    const withLastUse = (key: ApiKeyRecord): ApiKeyRecord => {
+      const at = lastUsed.get(key.id)
+      return at === undefined || at === key.lastUsedAt ? key : { ...key, lastUsedAt: at }
+    }
     return {
       insert: (key) =>
         Effect.sync(() => {
@@ -56,10 +68,21 @@ export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
           return Option.fromNullishOr(id === undefined ? undefined : rows.get(id))
         }),
       get: (accountId, id) =>
-        Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((k) => k.accountId === accountId))),
+        Effect.sync(() =>
+          Option.fromNullishOr(rows.get(id)).pipe(
+            Option.filter((k) => k.accountId === accountId),
+            Option.map(withLastUse)
+          )
+        ),
       listByAccount: (accountId) =>
-        Effect.sync(() => Array.from(rows.values()).filter((k) => k.accountId === accountId && k.revokedAt === null)),
-      update: (key) => Effect.sync(() => void rows.set(key.id, key))
+        Effect.sync(() =>
+          Array.from(rows.values())
+            .filter((k) => k.accountId === accountId && k.revokedAt === null)
+            .sort(newestFirst)
+            .map(withLastUse)
+        ),
+      update: (key) => Effect.sync(() => void rows.set(key.id, key)),
+      touch: (id, at) => void lastUsed.set(id, at)
     }
   })
 }
@@ -186,9 +209,11 @@ export interface OrderFilter {
 export class OrderRepository extends Context.Service<OrderRepository, {
   readonly insert: (order: OrderRecord) => Effect.Effect<void>
   readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<OrderRecord>>
+  /** An order by id alone, for the watcher. */
+  readonly getById: (id: string) => Effect.Effect<Option.Option<OrderRecord>>
   readonly update: (order: OrderRecord) => Effect.Effect<void>
   readonly list: (accountId: string, filter: OrderFilter, page: PageRequest) => Effect.Effect<Page<OrderRecord>>
-  /** Open orders of every account, oldest first: what the matcher evaluates. */
+  /** Pending orders of every account: what the limit order watcher indexes when it starts. */
   readonly open: Effect.Effect<ReadonlyArray<OrderRecord>>
 }>()("@swapdesk/core/OrderRepository") {
   static readonly layerMemory = Layer.sync(OrderRepository, () => {
@@ -203,6 +228,7 @@ export class OrderRepository extends Context.Service<OrderRepository, {
       insert: (order) => Effect.sync(() => write(order)),
       get: (accountId, id) =>
         Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((o) => o.accountId === accountId))),
+      getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
       update: (order) => Effect.sync(() => write(order)),
       list: (accountId, filter, page) =>
         Effect.sync(() =>

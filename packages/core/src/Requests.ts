@@ -227,16 +227,27 @@ export const CreateOrderBody = Schema.Struct({
   amountIn: DecimalAmount,
   minAmountOut: DecimalAmount,
   network: Network,
+  /** Rounded down to the whole second: what the wallet signs is Unix seconds. */
   expiresAt: Schema.optionalKey(IsoTimestamp)
+}).annotate({
+  examples: [{
+    tokenIn: "SOL",
+    tokenOut: "USDC",
+    amountIn: "1.5",
+    minAmountOut: "300",
+    network: "solana",
+    expiresAt: "2026-01-08T00:00:00Z"
+  }]
 })
 export type CreateOrderBody = typeof CreateOrderBody.Type
 
 export const ListOrdersQuery = Schema.Struct({
-  status: Schema.optionalKey(OrderStatus),
-  token: Schema.optionalKey(TokenReference),
-  network: Schema.optionalKey(Network),
-  limit: Schema.optionalKey(Limit),
-  offset: Schema.optionalKey(Offset)
+  status: Schema.optionalKey(OrderStatus.annotate({ examples: ["pending"] })),
+  token: Schema.optionalKey(TokenReference.annotate({ examples: ["SOL"] })),
+  network: Schema.optionalKey(Network.annotate({ examples: ["solana"] })),
+  // A query string is text: the examples belong to the encoded side, which the OpenAPI document shows.
+  limit: Schema.optionalKey(Limit.pipe(Schema.annotateEncoded({ examples: ["20"] }))),
+  offset: Schema.optionalKey(Offset.pipe(Schema.annotateEncoded({ examples: ["0"] })))
 })
 export type ListOrdersQuery = typeof ListOrdersQuery.Type
 
@@ -246,9 +257,22 @@ export const CreateApiKeyBody = Schema.Struct({
     Schema.isMaxLength(100, { message: "must be at most 100 characters" })
   ),
   scopes: Schema.Array(ApiScope).check(Schema.isMinLength(1, { message: "must name at least one scope" })),
+  /** Must be in the future. */
   expiresAt: Schema.optionalKey(IsoTimestamp)
+}).annotate({
+  examples: [{ name: "trading bot", scopes: ["read", "trade"], expiresAt: "2026-07-01T00:00:00Z" }]
 })
 export type CreateApiKeyBody = typeof CreateApiKeyBody.Type
+
+/** `GET /portfolio`'s `range`: how far back `performance` reaches. */
+export const PortfolioRange = Schema.Literals(["24h", "7d", "30d", "all"])
+export type PortfolioRange = typeof PortfolioRange.Type
+
+export const PortfolioQuery = Schema.Struct({
+  network: Schema.optionalKey(Network.annotate({ examples: ["solana"] })),
+  range: Schema.optionalKey(PortfolioRange.annotate({ examples: ["7d"] }))
+})
+export type PortfolioQuery = typeof PortfolioQuery.Type
 
 const EmailAddress = Schema.String.check(
   Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be an email address" }),

@@ -54,4 +54,9 @@ export interface TradeRecord {
   readonly estimatedGasFee: bigint
   readonly failureReason: FailureReason | null
   readonly orderId: string | null
+  /**
+   * tokenIn's USD price (decimal string) when the trade confirmed: the value of what it sold, for
+   * the portfolio's cost basis and realised PnL. Absent until then.
+   */
+  readonly tokenInPriceUsd?: string
 }

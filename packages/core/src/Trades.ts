@@ -20,7 +20,9 @@ import { MarketClock } from "./MarketClock.ts"
 import { formatAmount, MoneyDecimal, parseAmount, type SwapOutcome, swapOutcome, unitsToDecimal } from "./Money.ts"
 import type { Network } from "./Network.ts"
 import { nativeTokenOf } from "./Network.ts"
+import type { OrderRecord } from "./Order.ts"
 import type { Page } from "./Page.ts"
+import { PriceFeed } from "./PriceFeed.ts"
 import { TradeRepository } from "./Repositories.ts"
 import {
   type CreateTradeBody,
@@ -79,6 +81,12 @@ export class Trades extends Context.Service<Trades, {
     tradeId: string,
     approve: boolean
   ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval>
+  /**
+   * Starts the trade that fills an open limit order, priced by `chainQuote`: the order's hold
+   * becomes the trade's, and the order's signature is the wallet's approval, so the trade is
+   * broadcast at once. It fails at execution below the order's `minAmountOut`.
+   */
+  readonly fillOrder: (order: OrderRecord, chainQuote: SwapQuote) => Effect.Effect<TradeRecord>
   /** Records what the chain reports about a trade. */
   readonly apply: (tradeId: string, event: TradeEvent) => Effect.Effect<TradeRecord>
 }>()("@swapdesk/core/Trades") {
@@ -91,6 +99,7 @@ export class Trades extends Context.Service<Trades, {
       const ids = yield* IdGenerator
       const clock = yield* MarketClock
       const events = yield* DomainEvents
+      const feed = yield* PriceFeed
       const lock = yield* Semaphore.make(1)
 
       const terms = Effect.fn("Trades.terms")(function*(request: {
@@ -204,6 +213,57 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
+      const fillOrder = Effect.fn("Trades.fillOrder")(function*(order: OrderRecord, chainQuote: SwapQuote) {
+        const { fee, netOut } = swapOutcome(chainQuote.grossOut, DEFAULT_SLIPPAGE_PERCENT)
+        // The tolerance the order's own minimum leaves below the estimate, in percent.
+        const slippage = netOut <= 0n || order.minAmountOut >= netOut
+          ? 0
+          : new MoneyDecimal((netOut - order.minAmountOut).toString()).div(netOut.toString()).mul(100)
+            .toDecimalPlaces(6, MoneyDecimal.ROUND_DOWN).toNumber()
+        return yield* lock.withPermits(1)(Effect.gen(function*() {
+          const id = yield* ids.next("trade")
+          yield* wallets.transferHold(order.id, id)
+          const created: TradeRecord = {
+            id,
+            accountId: order.accountId,
+            stage: "awaiting_approval",
+            network: order.network,
+            tokenIn: order.tokenIn,
+            tokenOut: order.tokenOut,
+            amountIn: order.amountIn,
+            estimatedAmountOut: netOut,
+            fee,
+            minAmountOut: order.minAmountOut,
+            slippage,
+            walletAddress: order.walletAddress,
+            createdAt: yield* clock.now,
+            txHash: null,
+            submittedAt: null,
+            confirmedAt: null,
+            amountOut: null,
+            gasFee: null,
+            estimatedGasFee: chainQuote.gasFee,
+            failureReason: null,
+            orderId: order.id
+          }
+          const immediate = yield* chain.submit({
+            tradeId: id,
+            accountId: order.accountId,
+            walletAddress: order.walletAddress,
+            delegatedSigning: true,
+            network: order.network,
+            tokenIn: order.tokenIn,
+            tokenOut: order.tokenOut,
+            amountIn: order.amountIn,
+            minAmountOut: order.minAmountOut
+          })
+          const trade = immediate.reduce(applyTradeEvent, created)
+          yield* repository.insert(trade)
+          yield* events.publish({ type: "trade.created", accountId: order.accountId, data: tradeEventData(trade) })
+          return trade
+        }))
+      })
+
       // A chain rather than a generator: this runs on every trade read.
       const get = (accountId: string, id: string) =>
         Effect.flatMap(
@@ -241,7 +301,10 @@ export class Trades extends Context.Service<Trades, {
       })
 
       const record = Effect.fn("Trades.record")(function*(trade: TradeRecord, event: TradeEvent) {
-        const next = applyTradeEvent(trade, event)
+        const applied = applyTradeEvent(trade, event)
+        const next = applied.stage === "confirmed"
+          ? { ...applied, tokenInPriceUsd: (yield* feed.priceUsd(applied.tokenIn)).toFixed() }
+          : applied
         yield* repository.update(next)
         if (next.stage === "confirmed" || next.stage === "failed") {
           yield* events.publish({ type: `trade.${next.stage}`, accountId: next.accountId, data: tradeEventData(next) })
@@ -270,7 +333,7 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
-      return { quote, create, get, list, decide, apply }
+      return { quote, create, get, list, decide, fillOrder, apply }
     })
   )
 }
@@ -291,6 +354,7 @@ export const tradeEventData = (trade: TradeRecord): Record<string, unknown> => {
     fee: formatAmount(trade.fee, tokenOut.decimals),
     ...(trade.txHash === null ? {} : { txHash: trade.txHash }),
     ...(trade.gasFee === null ? {} : { gasFee: formatAmount(trade.gasFee, native.decimals) }),
-    ...(trade.failureReason === null ? {} : { failureReason: trade.failureReason })
+    ...(trade.failureReason === null ? {} : { failureReason: trade.failureReason }),
+    ...(trade.orderId === null ? {} : { orderId: trade.orderId })
   }
 }

@@ -21,6 +21,7 @@ import { nativeTokenOf, Network, networks } from "./Network.ts"
 import type { OrderRecord } from "./Order.ts"
 import { OrderStatus } from "./Order.ts"
 import type { Page } from "./Page.ts"
+import { PortfolioRange } from "./Requests.ts"
 import { ApiScope } from "./Scope.ts"
 import { tokenOf } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
@@ -341,8 +342,11 @@ export const OrderView = Schema.Struct({
   /** `minAmountOut / amountIn`: `tokenOut` per `tokenIn`, rounded down. */
   limitPrice: DecimalString,
   network: Network,
-  /** The wallet's signature over the order, made at creation. */
+  /** Who signed: a base58 ed25519 public key on solana, a checksummed address on the EVM networks. */
+  signer: Schema.String,
+  /** The signer's signature over the order (docs/orders.md, "Signing"), made at creation. */
   signature: Schema.String,
+  /** The wallet whose funds back the order. */
   walletAddress: Schema.String,
   createdAt: IsoDateTime,
   expiresAt: Schema.NullOr(IsoDateTime),
@@ -375,6 +379,7 @@ export const orderView = (order: OrderRecord): OrderView => {
     minAmountOut: formatAmount(order.minAmountOut, decimalsOut),
     limitPrice: formatUnitRatio(order.minAmountOut, decimalsOut, order.amountIn, decimalsIn),
     network: order.network,
+    signer: order.signer,
     signature: order.signature,
     walletAddress: order.walletAddress,
     createdAt: toIso(order.createdAt),
@@ -465,8 +470,6 @@ export type TrendingView = typeof TrendingView.Type
 
 // ---- portfolio (http-api.md#portfolio) ----------------------------------------------------------
 
-const PortfolioRangeLiteral = Schema.Literals(["24h", "7d", "30d", "all"])
-
 /** One token held on one network, valued in USD at the current price. */
 export const PortfolioHoldingView = Schema.Struct({
   token: Schema.String,
@@ -495,7 +498,7 @@ export const PortfolioView = Schema.Struct({
   wallets: Schema.Array(Schema.Struct({ network: Network, address: Schema.String, value: Schema.Finite })),
   holdings: Schema.Array(PortfolioHoldingView),
   performance: Schema.Struct({
-    range: PortfolioRangeLiteral,
+    range: PortfolioRange,
     points: Schema.Array(Schema.Struct({ timestamp: IsoDateTime, value: Schema.Finite }))
   }),
   updatedAt: IsoDateTime

@@ -27,6 +27,12 @@ export interface Hold {
   readonly amount: bigint
 }
 
+/** A wallet's balances (base units per token symbol) at the instant it was connected. */
+export interface OpeningBalances {
+  readonly at: number
+  readonly balances: ReadonlyMap<string, bigint>
+}
+
 export class Wallets extends Context.Service<Wallets, {
   readonly wallet: (accountId: string, network: Network) => Effect.Effect<Option.Option<WalletInfo>>
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<WalletInfo>>
@@ -36,6 +42,14 @@ export class Wallets extends Context.Service<Wallets, {
   readonly reserve: (hold: Hold) => Effect.Effect<void, InsufficientBalance>
   /** Returns a hold's funds to free balance (a cancelled order, a trade that never started). */
   readonly release: (holdId: string) => Effect.Effect<void>
-  /** The wallet's signature over an off-chain order. */
-  readonly signOrder: (accountId: string, network: Network, orderId: string) => Effect.Effect<string>
+  /**
+   * Moves an open hold to a new id, its funds reserved throughout: a limit order's hold becoming
+   * the hold of the trade that fills it.
+   */
+  readonly transferHold: (fromHoldId: string, toHoldId: string) => Effect.Effect<void>
+  /**
+   * What the wallet held when it was connected, and when: where the portfolio's history starts
+   * (a balance held from the start takes that instant's price as its cost basis).
+   */
+  readonly opening: (accountId: string, network: Network) => Effect.Effect<OpeningBalances>
 }>()("@swapdesk/core/Wallets") {}

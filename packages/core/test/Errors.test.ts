@@ -8,6 +8,7 @@ import * as Errors from "../src/Errors.ts"
 import {
   AlertLimitExceeded,
   AlertNotFound,
+  ApiKeyLimitExceeded,
   ApiKeyNotFound,
   ChannelInUse,
   ChannelNotConfigured,
@@ -69,6 +70,9 @@ const simulatorOnly: Record<string, number> = {
   PRICE_FROM_HISTORY: 409
 }
 
+/** Codes for limits the contract leaves open (docs/decisions.md): the per-account API key limit. */
+const decidedHere: Record<string, number> = { API_KEY_LIMIT_EXCEEDED: 403 }
+
 /** One instance of every tagged error class the core exports. */
 const instances: ReadonlyArray<DomainError> = [
   new Unauthorized({ reason: "unknown API key" }),
@@ -81,6 +85,7 @@ const instances: ReadonlyArray<DomainError> = [
   new ChannelNotConfigured({ channel: "telegram" }),
   new ChannelInUse({ channel: "email" }),
   new AlertLimitExceeded({ limit: 5 }),
+  new ApiKeyLimitExceeded({ limit: 20 }),
   new AlertNotFound({ id: "alrt_x" }),
   new TradeNotFound({ id: "trd_x" }),
   new OrderNotFound({ id: "ord_x" }),
@@ -102,10 +107,10 @@ describe("the error catalogue", () => {
     })
   }
 
-  it("adds only the simulator-only codes, all 409", () => {
+  it("adds only the simulator-only codes (all 409) and the API key limit (403)", () => {
     const extra = errorCodes.filter((code) => !(code in contractTable))
-    assert.sameMembers([...extra], Object.keys(simulatorOnly))
-    for (const [code, status] of Object.entries(simulatorOnly)) {
+    assert.sameMembers([...extra], [...Object.keys(simulatorOnly), ...Object.keys(decidedHere)])
+    for (const [code, status] of Object.entries({ ...simulatorOnly, ...decidedHere })) {
       assert.strictEqual(errorCatalogue[code as Errors.ErrorCode].status, status)
     }
   })

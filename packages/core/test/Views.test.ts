@@ -417,6 +417,7 @@ describe("order views", () => {
       minAmountOut: "160",
       limitPrice: "160",
       network: "solana",
+      signer: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
       signature: "sig_1",
       walletAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
       createdAt: ISO,

@@ -56,6 +56,7 @@ export const makeOrder = (overrides: Partial<OrderRecord> = {}): OrderRecord => 
   amountIn: 1_000_000_000n,
   minAmountOut: 160_000_000n,
   walletAddress: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
+  signer: "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU",
   signature: "sig_1",
   createdAt: T0,
   expiresAt: null,

@@ -66,9 +66,8 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
                       plan: account.value.plan,
                       scopes: key.value.scopes
                     }
-                    return key.value.lastUsedAt === at
-                      ? Effect.succeed(principal)
-                      : Effect.as(keys.update({ ...key.value, lastUsedAt: at }), principal)
+                    keys.touch(key.value.id, at)
+                    return Effect.succeed(principal)
                   }))
           )
           : refused("the API key is malformed")

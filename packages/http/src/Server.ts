@@ -11,7 +11,10 @@ import { Api } from "./api/Api.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
+import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
 import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
+import { OrdersHandlers } from "./handlers/OrdersHandlers.ts"
+import { PortfolioHandlers } from "./handlers/PortfolioHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -35,7 +38,10 @@ export const ContractHandlers = Layer.mergeAll(
   MarketHandlers,
   ChartsHandlers,
   TradesHandlers,
-  AlertsHandlers
+  AlertsHandlers,
+  OrdersHandlers,
+  PortfolioHandlers,
+  ApiKeysHandlers
 )
 
 /** The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global middleware. */
@@ -74,7 +80,8 @@ export const serveApi = <
 
 /**
  * The contract's routes with their handlers and the core's use cases. Requires the ports
- * (`PriceFeed`, `Chain`, `Wallets`, `Notifier`, `DomainEvents`, `IdGenerator`, `MarketClock`) and
+ * (`PriceFeed`, `Chain`, `Wallets`, `OrderSigner`, `Notifier`, `DomainEvents`, `IdGenerator`,
+ * `MarketClock`, `SecretHasher`) and
  * the repositories; provides the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
  */
 export const routes = serveApi(Api).pipe(

@@ -4,7 +4,8 @@
 // server on the demo scenario (its realtime clock sped up, so the wait for a confirmation is short),
 // and every answer is a success, in the order the tour's comments promise: the swap confirmed
 // before the confirmed list, the alert active before the price move and triggered after it (with
-// its email in the outbox), the arbitrum swap waiting without a txHash before its approval.
+// its email in the outbox), the limit order open before its cancellation, the new API key listed,
+// the arbitrum swap waiting without a txHash before its approval.
 import { assert, layer } from "@effect/vitest"
 import { demoScenario } from "@swapdesk/simulator"
 import { Effect } from "effect"
@@ -77,6 +78,11 @@ layer(testServer(fastDemo), { excludeTestServices: true })("README tour", (it) =
       assert.deepStrictEqual(activeList.map((a: { status: string }) => a.status), ["active"])
       const outbox = answers.find((answer) => Array.isArray(answer.data?.notifications))!.data.notifications
       assert.strictEqual(outbox.at(-1).channel, "email")
+      const orders = answers.filter((answer) => answer.data?.id?.startsWith("ord_")).map((answer) => answer.data.status)
+      assert.deepStrictEqual(orders, ["pending", "cancelled"])
+      assert.isTrue(answers.some((answer) => Array.isArray(answer.data?.holdings)))
+      const keyList = answers.find((answer) => Array.isArray(answer.data?.keys))!.data.keys
+      assert.include(keyList.map((key: { name: string }) => key.name), "trading bot")
       assert.strictEqual(waiting.network, "arbitrum")
       assert.strictEqual(waiting.status, "pending")
       assert.isUndefined(waiting.txHash)

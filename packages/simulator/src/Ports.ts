@@ -2,14 +2,19 @@
  * The simulation behind the core's ports. Each method is one synchronous call into the world, so
  * it is atomic with respect to the event loop and to every other request.
  */
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex } from "@noble/hashes/utils.js"
 import {
+  ApiKeyEnvironment,
   Chain,
   DomainEvents,
   IdGenerator,
   MarketClock,
   MoneyDecimal,
   Notifier,
+  OrderSigner,
   PriceFeed,
+  SecretHasher,
   Wallets
 } from "@swapdesk/core"
 import { Effect, Layer, Option } from "effect"
@@ -48,9 +53,24 @@ const wallets = Layer.effect(
         return refused === undefined ? Effect.void : Effect.fail(refused)
       }),
     release: (holdId) => Effect.sync(() => void sim.wallets.release(holdId)),
-    signOrder: (accountId, network, orderId) => Effect.sync(() => sim.wallets.signOrder(accountId, network, orderId))
+    transferHold: (fromHoldId, toHoldId) => Effect.sync(() => sim.wallets.transferHold(fromHoldId, toHoldId)),
+    opening: (accountId, network) =>
+      Effect.sync(() => ({ at: sim.startMs, balances: sim.wallets.opening(accountId, network) }))
   }))
 )
+
+const orderSigner = Layer.effect(
+  OrderSigner,
+  SimulationState.useSync((sim) => ({
+    sign: (accountId, terms) => Effect.sync(() => sim.keys.sign(accountId, terms)),
+    verify: (accountId, terms, signed) => Effect.sync(() => sim.keys.verify(accountId, terms, signed))
+  }))
+)
+
+/** SHA-256 by the audited noble implementation: the simulator's ports import no platform module. */
+const secretHasher = Layer.succeed(SecretHasher, {
+  sha256Hex: (secret) => bytesToHex(sha256(new TextEncoder().encode(secret)))
+})
 
 const notifier = Layer.effect(
   Notifier,
@@ -80,5 +100,17 @@ const clock = Layer.effect(
   SimulationState.useSync((sim) => ({ now: Effect.sync(() => sim.now) }))
 )
 
-/** Every port the simulation implements; requires `SimulationState`. */
-export const layerPorts = Layer.mergeAll(priceFeed, chain, wallets, notifier, domainEvents, ids, clock)
+/** Every port the simulation implements, and the test-key environment; requires `SimulationState`. */
+export const layerPorts = Layer.mergeAll(
+  priceFeed,
+  chain,
+  wallets,
+  orderSigner,
+  notifier,
+  domainEvents,
+  ids,
+  clock,
+  secretHasher,
+  // Keys created on the simulator are test keys: `sd_test_…`.
+  Layer.succeed(ApiKeyEnvironment, "test")
+)

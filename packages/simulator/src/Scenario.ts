@@ -167,7 +167,12 @@ export const ApiKeySettings = Schema.Struct({
 
 export const WalletSettings = Schema.Struct({
   network: Network,
-  address: Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" })),
+  /**
+   * Absent: the address of the wallet's key derived from the seed (which then also signs its
+   * orders). Given: kept as is, and its orders are signed by that derived key as its delegated
+   * signing key (docs/orders.md).
+   */
+  address: Schema.optionalKey(Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))),
   delegatedSigning: Schema.optionalKey(Schema.Boolean),
   /** Token symbol -> decimal string. */
   balances: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))

@@ -23,6 +23,7 @@ import { Result } from "effect"
 import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "./chain/NetworkParams.ts"
 import { WalletBook, type WalletSpec } from "./chain/WalletBook.ts"
+import { WalletKeys } from "./chain/WalletKeys.ts"
 import { EventLog } from "./EventLog.ts"
 import { MarketEngine } from "./market/MarketEngine.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./market/MarketParams.ts"
@@ -77,7 +78,7 @@ const mergeNetworkParams = (scenario: ScenarioFile): Record<Network, NetworkPara
   return merged
 }
 
-const walletSpecs = (scenario: ScenarioFile): Array<WalletSpec> =>
+const walletSpecs = (scenario: ScenarioFile, keys: WalletKeys): Array<WalletSpec> =>
   (scenario.accounts ?? []).flatMap((account) =>
     (account.wallets ?? []).map((wallet) => {
       const balances: Record<string, bigint> = {}
@@ -90,7 +91,7 @@ const walletSpecs = (scenario: ScenarioFile): Array<WalletSpec> =>
       return {
         accountId: account.id,
         network: wallet.network,
-        address: wallet.address,
+        address: wallet.address ?? keys.signerOf(account.id, wallet.network),
         delegatedSigning: wallet.delegatedSigning ?? false,
         balances
       }
@@ -105,6 +106,8 @@ export class Simulation {
   readonly startMs: number
   readonly market: MarketEngine
   readonly wallets: WalletBook
+  /** Each account's signing keys, derived from the seed. */
+  readonly keys: WalletKeys
   readonly chain: ChainEngine
   readonly log = new EventLog()
   readonly outbox: Array<SentNotification> = []
@@ -133,7 +136,8 @@ export class Simulation {
     })
     this.market.recomputeTrending(this.startMs)
     this.nextTrendingMs = this.startMs + TRENDING_RECALCULATION_INTERVAL_MS
-    this.wallets = new WalletBook(walletSpecs(scenario))
+    this.keys = new WalletKeys(this.seed)
+    this.wallets = new WalletBook(walletSpecs(scenario, this.keys))
     this.chain = new ChainEngine({
       seed: this.seed,
       networks: mergeNetworkParams(scenario),

@@ -7,8 +7,11 @@ import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { VERSION } from "../Version.ts"
 import { AlertsApi } from "./AlertsApi.ts"
+import { ApiKeysApi } from "./ApiKeysApi.ts"
 import { documentExamples } from "./Examples.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
+import { OrdersApi } from "./OrdersApi.ts"
+import { PortfolioApi } from "./PortfolioApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { documentResponseHeaders } from "./ResponseHeaders.ts"
 import { documentBearer } from "./Security.ts"
@@ -21,6 +24,9 @@ const contract = HttpApi.make("swapdesk")
   .add(ChartsApi)
   .add(TradesApi)
   .add(AlertsApi)
+  .add(OrdersApi)
+  .add(PortfolioApi)
+  .add(ApiKeysApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   // Every bad query parameter is its own detail, as for bodies; unknown ones are ignored.
@@ -32,7 +38,8 @@ const contract = HttpApi.make("swapdesk")
   .annotate(OpenApi.Servers, [{ url: "/", description: "The server this document is served from" }])
   .annotate(
     OpenApi.Description,
-    "Token swaps on solana, ethereum, base and arbitrum, market data and alerts. Authenticate with " +
+    "Token swaps on solana, ethereum, base and arbitrum, limit orders signed by the wallet, market data, " +
+      "alerts, the portfolio and API keys. Authenticate with " +
       "`Authorization: Bearer <key>`; every response carries the success or error envelope."
   )
 

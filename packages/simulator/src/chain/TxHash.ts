@@ -41,7 +41,3 @@ const solanaSignature = (prng: Prng): string => {
 /** The id a network's explorers show for a transaction. */
 export const transactionHash = (network: Network, prng: Prng): string =>
   network === "solana" ? solanaSignature(prng) : "0x" + prng.string(64, HEX)
-
-/** A wallet signature in the network's usual encoding. */
-export const transactionSignature = (network: Network, prng: Prng): string =>
-  network === "solana" ? solanaSignature(prng) : "0x" + prng.string(130, HEX)

@@ -21,8 +21,6 @@ import {
   tokenOf,
   type WalletInfo
 } from "@swapdesk/core"
-import { Prng } from "../Prng.ts"
-import { transactionSignature } from "./TxHash.ts"
 
 /** A wallet as a scenario declares it: balances are base units per token symbol. */
 export interface WalletSpec {
@@ -235,13 +233,13 @@ export class WalletBook {
     line.gasBurned += amount
   }
 
-  /**
-   * A deterministic signature of the wallet over an off-chain order: it depends only on the wallet's
-   * address and the order id, so it replays with the scenario and draws from no shared stream.
-   */
-  signOrder(accountId: string, network: Network, orderId: string): string {
-    const state = this.stateOf(accountId, network)
-    return transactionSignature(network, Prng.stream(state.info.address, `order-signature/${orderId}`))
+  /** What the wallet held at the start: its scenario balances, in base units per token. */
+  opening(accountId: string, network: Network): ReadonlyMap<string, bigint> {
+    const out = new Map<string, bigint>()
+    const state = this.wallets.get(walletKey(accountId, network))
+    if (state === undefined) return out
+    for (const [symbol, line] of state.lines) if (line.initial > 0n) out.set(symbol, line.initial)
+    return out
   }
 
   /** Every ledger line, wallets in scenario order and tokens in order of first appearance. */

@@ -123,13 +123,14 @@ describe("WalletBook", () => {
     book.checkInvariants()
   })
 
-  it("signs orders deterministically in the network's encoding", () => {
+  it("remembers the opening balances whatever moves later", () => {
     const book = new WalletBook(specs)
-    const sig = book.signOrder("acct_a", "solana", "ord_1")
-    assert.strictEqual(sig, new WalletBook(specs).signOrder("acct_a", "solana", "ord_1"))
-    assert.notStrictEqual(sig, book.signOrder("acct_a", "solana", "ord_2"))
-    assert.match(sig, /^[1-9A-HJ-NP-Za-km-z]{88}$/)
-    assert.match(book.signOrder("acct_a", "ethereum", "ord_1"), /^0x[0-9a-f]{130}$/)
+    const before = book.opening("acct_a", "solana")
+    book.reserve(hold("trd_1", "SOL", ONE_SOL))
+    book.settleSwap("trd_1", "USDC", 150_000_000n)
+    assert.deepStrictEqual(book.opening("acct_a", "solana"), before)
+    assert.strictEqual(before.get("USDC"), 100n * ONE_USDC)
+    assert.strictEqual(book.opening("acct_nobody", "solana").size, 0)
   })
 
   it("checkInvariants catches reserved funds that no hold backs", () => {

@@ -1,0 +1,36 @@
+/**
+ * `/v1/orders` on the `Orders` use cases, for the calling account. Placing an order honours
+ * `Idempotency-Key` as trade creation does.
+ */
+import { orderListView, Orders, orderView } from "@swapdesk/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { Principal } from "../api/Security.ts"
+import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import { makeResponder } from "./Respond.ts"
+
+export const OrdersHandlers = HttpApiBuilder.group(Api, "orders", (handlers) =>
+  Effect.gen(function*() {
+    const { envelope, orApiError, respond } = yield* makeResponder
+    const orders = yield* Orders
+    const idempotent = yield* makeIdempotency
+    return handlers
+      .handle("create", ({ headers, payload }) =>
+        Effect.flatMap(Principal, (p) =>
+          idempotent({
+            accountId: p.accountId,
+            key: headers["idempotency-key"],
+            fingerprint: fingerprint("POST /v1/orders", payload),
+            successStatus: 201,
+            work: orApiError(Effect.flatMap(orders.create(p.accountId, payload), (order) => envelope(orderView(order))))
+          })))
+      .handle("list", ({ query }) =>
+        Effect.flatMap(Principal, (p) => respond(orders.list(p.accountId, query), orderListView)))
+      .handle("get", ({ params }) =>
+        Effect.flatMap(Principal, (p) =>
+          respond(orders.get(p.accountId, params.id), orderView)))
+      .handle("cancel", ({ params }) =>
+        Effect.flatMap(Principal, (p) =>
+          respond(orders.cancel(p.accountId, params.id), orderView)))
+  }))

@@ -1,0 +1,18 @@
+/**
+ * `/v1/portfolio` on the `Portfolio` use case, for the calling account.
+ */
+import { Portfolio } from "@swapdesk/core"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import { Principal } from "../api/Security.ts"
+import { makeResponder } from "./Respond.ts"
+
+export const PortfolioHandlers = HttpApiBuilder.group(Api, "portfolio", (handlers) =>
+  Effect.gen(function*() {
+    const { ok } = yield* makeResponder
+    const portfolio = yield* Portfolio
+    return handlers.handle("get", ({ query }) =>
+      Effect.flatMap(Principal, (p) =>
+        Effect.flatMap(portfolio.get(p.accountId, query), (view) => ok(view))))
+  }))
