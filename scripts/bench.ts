@@ -1,16 +1,17 @@
 /**
- * `pnpm bench [simulator|http] [--runs N] [--seconds N] [--rounds N]`: the simulator benchmark
- * (median of `--runs`, default 3), then the HTTP benchmark (`--seconds` per target per round,
+ * `pnpm bench [alerts|simulator|http] [--runs N] [--seconds N] [--rounds N]`: the alert engine
+ * benchmark and the simulator benchmark (medians of `--runs`, default 3), then the HTTP benchmark (`--seconds` per target per round,
  * default 8, over `--rounds`, default 2), or only the one named, and one summary table. Targets print PASS or MISS for information; the exit code is 0
  * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
  * read the figures, and what a profile of the server showed: docs/performance.md.
  */
 import { availableParallelism, cpus } from "node:os"
+import { runAlertsBench } from "./bench/alerts.ts"
 import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
 
-const usage = "usage: pnpm bench [simulator|http] [--runs N] [--seconds N] [--rounds N]"
+const usage = "usage: pnpm bench [alerts|simulator|http] [--runs N] [--seconds N] [--rounds N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -39,6 +40,7 @@ try {
 const { options } = parsed
 
 const benchmarks = {
+  alerts: () => Promise.resolve(runAlertsBench({ runs: options.get("runs") ?? 3 })),
   simulator: () => runSimulatorBench({ runs: options.get("runs") ?? 3 }),
   http: () =>
     runHttpBench({
@@ -60,7 +62,9 @@ if (unknown.length > 0) {
   console.error(`unknown: ${unknown.join(", ")}\n${usage}`)
   process.exit(2)
 }
-const names: ReadonlyArray<Name> = parsed.names.length === 0 ? ["simulator", "http"] : parsed.names.filter(isName)
+const names: ReadonlyArray<Name> = parsed.names.length === 0
+  ? ["alerts", "simulator", "http"]
+  : parsed.names.filter(isName)
 
 const started = performance.now()
 const results: Array<BenchResult> = []
