@@ -17,17 +17,19 @@ import { type ArmedAlert, priceAsNumber } from "./AlertEngine.ts"
 import { AlertIndex } from "./AlertIndex.ts"
 import { Alerts } from "./Alerts.ts"
 import { DomainEvents } from "./DomainEvents.ts"
-import { toIso } from "./MarketClock.ts"
 import type { MarketObservation } from "./MarketReactor.ts"
 import { MoneyDecimal } from "./Money.ts"
 import { Notifier } from "./Notifier.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { AccountRepository } from "./Repositories.ts"
 import { tokenOf } from "./Token.ts"
+import { alertView } from "./Views.ts"
 import { Wallets } from "./Wallets.ts"
 
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
+
+const alertTypeNames = { price: "Price", volume: "Volume", whale: "Whale", portfolio: "Portfolio" } as const
 
 /** Why an alert fired, in words for the notification. */
 type Finding = string
@@ -82,13 +84,14 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
             channel: alert.channel,
             to,
             alertId: alert.id,
-            message: `Alert ${alert.id}: ${finding}`
+            message: `${alertTypeNames[alert.rule.type]} alert ${alert.id}: ${finding}`
           })
         }
         yield* events.publish({
           type: "alert.triggered",
           accountId: alert.accountId,
-          data: { id: alert.id, type: alert.rule.type, triggeredAt: toIso(alert.triggeredAt!), message: finding }
+          // What a webhook carries: the alert as lists show it.
+          data: alertView(alert)
         })
       })
 

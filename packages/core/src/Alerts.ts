@@ -30,6 +30,11 @@ export class Alerts extends Context.Service<Alerts, {
     status: "active" | "disabled"
   ) => Effect.Effect<AlertRecord, AlertNotFound | AlertLimitExceeded | ChannelNotConfigured>
   readonly remove: (accountId: string, id: string) => Effect.Effect<void, AlertNotFound>
+  /**
+   * Runs `effect` under the lock that guards every alert write, so that a change the alerts depend
+   * on (removing a notification channel) cannot interleave with a creation or a re-arm.
+   */
+  readonly exclusive: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Fires an alert the monitor found met, if it is still active: one notification, once. */
   readonly fire: (alert: AlertRecord, at: number) => Effect.Effect<Option.Option<AlertRecord>>
 }>()("@swapdesk/core/Alerts") {
@@ -154,7 +159,7 @@ export class Alerts extends Context.Service<Alerts, {
         }))
       })
 
-      return { create, get: find, list, setStatus, remove, fire }
+      return { create, get: find, list, setStatus, remove, exclusive: lock.withPermits(1), fire }
     })
   )
 }

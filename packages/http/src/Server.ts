@@ -11,6 +11,7 @@ import { Api } from "./api/Api.ts"
 import * as ApiRoutes from "./ApiRoutes.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
+import { NotificationsHandlers, WebhooksHandlers } from "./handlers/AccountHandlers.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
 import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
@@ -27,7 +28,9 @@ export const ContractHandlers = Layer.mergeAll(
   MarketHandlers,
   ChartsHandlers,
   TradesHandlers,
-  AlertsHandlers
+  AlertsHandlers,
+  NotificationsHandlers,
+  WebhooksHandlers
 )
 
 /** The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global middleware. */
@@ -54,8 +57,8 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constrai
 
 /**
  * The contract's routes with their handlers and the core's use cases. Requires the ports
- * (`PriceFeed`, `Chain`, `Wallets`, `Notifier`, `DomainEvents`, `IdGenerator`, `MarketClock`) and
- * the repositories; provides the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
+ * (`PriceFeed`, `Chain`, `Wallets`, `Notifier`, `DomainEvents`, `IdGenerator`, `MarketClock`,
+ * `MarketTimer`, `WebhookTransport`) and the repositories; provides the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
  */
 export const routes = serveApi(Api).pipe(
   Layer.provide(ContractHandlers),

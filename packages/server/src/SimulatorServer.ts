@@ -3,7 +3,8 @@
  * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
  * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
  */
-import { ApiKeyRepository, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
+import { WebhookSenderLive } from "@swapdesk/channels"
+import { ApiKeyRepository, ChannelTransport, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
 import {
   ApiMiddlewares,
   Backend,
@@ -13,7 +14,13 @@ import {
   type RateLimitSettings,
   serveApi
 } from "@swapdesk/http"
-import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
+import {
+  layerSimulator,
+  type ScenarioFile,
+  SimulationState,
+  type SimulatorAdapters,
+  SimulatorControl
+} from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
@@ -66,8 +73,14 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
 
+/**
+ * Webhooks over real HTTP, and no real notification channel: notifications are recorded in the
+ * outbox only. `main.ts` adds the channels the settings configure.
+ */
+export const webhooksOnly: SimulatorAdapters = Layer.merge(ChannelTransport.layerNone, WebhookSenderLive)
+
 /** Everything the standalone server runs on a scenario; provide an HTTP server to serve it. */
-export const simulatorApp = (scenario: ScenarioFile) => {
+export const simulatorApp = (scenario: ScenarioFile, adapters: SimulatorAdapters = webhooksOnly) => {
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
@@ -75,6 +88,6 @@ export const simulatorApp = (scenario: ScenarioFile) => {
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(layerSimulator(scenario))
+    Layer.provideMerge(layerSimulator(scenario, adapters))
   )
 }

@@ -4,10 +4,14 @@
  */
 import {
   Chain,
+  ChannelTransport,
+  deliverWithRetries,
   DomainEvents,
   IdGenerator,
   MarketClock,
+  MarketTimer,
   MoneyDecimal,
+  notificationRetryDelaysMs,
   Notifier,
   PriceFeed,
   Wallets
@@ -53,10 +57,48 @@ const wallets = Layer.effect(
   }))
 )
 
+/**
+ * Every notification goes to the outbox; one whose channel the deployment configured also leaves
+ * on it (`ChannelTransport`), with retries on the market clock, and its outbox item follows.
+ */
 const notifier = Layer.effect(
   Notifier,
+  Effect.gen(function*() {
+    const sim = yield* SimulationState
+    const transport = yield* ChannelTransport
+    const clock = yield* MarketClock
+    const timer = yield* MarketTimer
+    return {
+      send: (notification) =>
+        Effect.suspend(() => {
+          if (!transport.configured(notification.channel)) {
+            sim.notify(notification, "recorded")
+            return Effect.void
+          }
+          const index = sim.notify(notification, "pending")
+          return deliverWithRetries({
+            attempt: () => Effect.as(transport.send(notification), undefined),
+            delaysMs: notificationRetryDelaysMs,
+            report: (report) =>
+              Effect.sync(() => {
+                if (report._tag === "Started") return
+                const status = report._tag === "Succeeded"
+                  ? "sent"
+                  : report.nextAttemptAt === null
+                  ? "failed"
+                  : "pending"
+                sim.updateNotification(index, status, report.attempt)
+              })
+          }).pipe(Effect.provideService(MarketClock, clock), Effect.provideService(MarketTimer, timer))
+        })
+    }
+  })
+)
+
+const timer = Layer.effect(
+  MarketTimer,
   SimulationState.useSync((sim) => ({
-    send: (notification) => Effect.sync(() => sim.notify(notification))
+    schedule: (atMs, task) => Effect.sync(() => sim.defer(atMs, task))
   }))
 )
 
@@ -81,5 +123,10 @@ const clock = Layer.effect(
   SimulationState.useSync((sim) => ({ now: Effect.sync(() => sim.now) }))
 )
 
-/** Every port the simulation implements; requires `SimulationState`. */
-export const layerPorts = Layer.mergeAll(priceFeed, chain, wallets, notifier, domainEvents, ids, clock)
+/**
+ * Every port the simulation implements; requires `SimulationState` and the real channels the
+ * deployment configured (`ChannelTransport`).
+ */
+export const layerPorts = notifier.pipe(
+  Layer.provideMerge(Layer.mergeAll(priceFeed, chain, wallets, domainEvents, ids, clock, timer))
+)

@@ -18,7 +18,7 @@ import {
   tokenOf,
   type TradeEvent
 } from "@swapdesk/core"
-import { Result } from "effect"
+import { type Effect, Result } from "effect"
 import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "./chain/NetworkParams.ts"
 import { WalletBook, type WalletSpec } from "./chain/WalletBook.ts"
@@ -32,9 +32,18 @@ import { Scheduler } from "./Scheduler.ts"
 const TICK_MS = 1_000
 const TRENDING_INTERVAL_MS = 60_000
 
+/**
+ * Where a notification stands: `recorded` when no real channel is configured for it, `pending`
+ * while a real channel's attempts go on, then `sent`, or `failed` after the last attempt.
+ */
+export type NotificationStatus = "recorded" | "pending" | "sent" | "failed"
+
 /** A notification as the outbox records it. */
 export interface SentNotification extends Notification {
   readonly sentAt: string
+  readonly status: NotificationStatus
+  /** Attempts made on the real channel (0 when recorded only). */
+  readonly attempts: number
 }
 
 /** What the domain must hear after one step. */
@@ -44,6 +53,7 @@ export type StepReport =
     readonly _tag: "Trades"
     readonly events: ReadonlyArray<{ readonly tradeId: string; readonly event: TradeEvent }>
   }
+  | { readonly _tag: "Due"; readonly tasks: ReadonlyArray<Effect.Effect<void>> }
 
 const mergeTokenParams = (scenario: ScenarioFile): ReadonlyArray<TokenMarketParams> =>
   defaultMarketParams.map((params) => {
@@ -110,6 +120,7 @@ export class Simulation {
   readonly outbox: Array<SentNotification> = []
   private readonly agenda = new Scheduler<() => void>()
   private readonly emitted: Array<{ tradeId: string; event: TradeEvent }> = []
+  private readonly due: Array<Effect.Effect<void>> = []
   private readonly idStream: Prng
   private clockMs: number
   private nextTickMs: number
@@ -161,7 +172,9 @@ export class Simulation {
       const due = this.agenda.popDue(actionAt)!
       this.clockMs = due.at
       due.action()
-      return { _tag: "Trades", events: this.emitted.splice(0) }
+      return this.due.length > 0
+        ? { _tag: "Due", tasks: this.due.splice(0) }
+        : { _tag: "Trades", events: this.emitted.splice(0) }
     }
     if (this.nextTickMs > until) return undefined
     const at = this.nextTickMs
@@ -199,10 +212,23 @@ export class Simulation {
     this.chain.injectFault(network, kind, durationMs, this.clockMs)
   }
 
-  notify(notification: Notification): void {
+  /** Records a notification in the outbox; answers its index there, for `updateNotification`. */
+  notify(notification: Notification, status: "recorded" | "pending"): number {
     const sentAt = new Date(this.clockMs).toISOString()
-    this.outbox.push({ ...notification, sentAt })
+    this.outbox.push({ ...notification, sentAt, status, attempts: 0 })
     this.log.append(this.clockMs, "notification.sent", { ...notification })
+    return this.outbox.length - 1
+  }
+
+  /** A real channel's attempt ended: the outbox item says how many were made and where it stands. */
+  updateNotification(index: number, status: NotificationStatus, attempts: number): void {
+    const item = this.outbox[index]
+    if (item !== undefined) this.outbox[index] = { ...item, status, attempts }
+  }
+
+  /** Runs `task` once market time reaches `atMs`: `step` hands it over as a `Due` report. */
+  defer(atMs: number, task: Effect.Effect<void>): void {
+    this.agenda.schedule(Math.max(atMs, this.clockMs), () => void this.due.push(task))
   }
 
   /** A fresh id of the kind, from the seed's id stream. */

@@ -6,6 +6,7 @@
 import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { VERSION } from "../Version.ts"
+import { NotificationsApi, WebhooksApi } from "./AccountApi.ts"
 import { AlertsApi } from "./AlertsApi.ts"
 import { ChartsApi, MarketApi } from "./MarketApi.ts"
 import { RequestValidation } from "./RequestValidation.ts"
@@ -20,6 +21,8 @@ const contract = HttpApi.make("swapdesk")
   .add(ChartsApi)
   .add(TradesApi)
   .add(AlertsApi)
+  .add(NotificationsApi)
+  .add(WebhooksApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   // Every bad query parameter is its own detail, as for bodies; unknown ones are ignored.
