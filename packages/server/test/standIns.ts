@@ -34,6 +34,11 @@ const listen = (server: Server) =>
       })
   )
 
+const answer = (response: ServerResponse, status: number, body: unknown) => {
+  response.writeHead(status, { "content-type": "application/json" })
+  response.end(JSON.stringify(body))
+}
+
 /** How a stand-in answers its next requests. */
 export type Behaviour =
   | { readonly _tag: "ok" }
@@ -92,11 +97,6 @@ export const providersStandIn = Effect.gen(function*() {
   const fcm: Array<ReceivedRequest> = []
   const state = { telegram: { _tag: "ok" } as Behaviour, held: [] as Array<() => void> }
   const accessToken = "ya29.test-access-token"
-
-  const answer = (response: ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { "content-type": "application/json" })
-    response.end(JSON.stringify(body))
-  }
 
   /** Checks a jwt-bearer assertion as Google would: RS256 over the service account's public key. */
   const validAssertion = (assertion: string): boolean => {
