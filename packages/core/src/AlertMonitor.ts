@@ -17,7 +17,7 @@ import { type ArmedAlert, priceAsNumber } from "./AlertEngine.ts"
 import { AlertIndex } from "./AlertIndex.ts"
 import { Alerts } from "./Alerts.ts"
 import { DomainEvents } from "./DomainEvents.ts"
-import type { MarketObservation } from "./MarketReactor.ts"
+import type { MarketObservation, ObservedPrices } from "./MarketReactor.ts"
 import { MoneyDecimal } from "./Money.ts"
 import { Notifier } from "./Notifier.ts"
 import { PriceFeed } from "./PriceFeed.ts"
@@ -56,20 +56,27 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
        * A percentage against a threshold needs no more than a double's 15 significant digits, so
        * this runs on numbers; the notification prints the figures it found.
        */
-      const portfolioValues = Effect.fn("AlertMonitor.portfolioValues")(function*(accountId: string, at: number) {
+      const portfolioValues = Effect.fn("AlertMonitor.portfolioValues")(function*(
+        accountId: string,
+        at: number,
+        prices: ObservedPrices
+      ) {
         const dayAgoMinute = Math.floor((at - DAY_MS) / MINUTE_MS) * MINUTE_MS
-        let now = 0
-        let dayAgo = 0
+        const holdings: Array<{ readonly symbol: string; readonly amount: number }> = []
         for (const wallet of yield* wallets.list(accountId)) {
           for (const [symbol, balance] of yield* wallets.balances(accountId, wallet.network)) {
             const units = balance.free + balance.reserved
-            if (units === 0n) continue
-            const amount = Number(units) / 10 ** tokenOf(symbol).decimals
-            const price = yield* feed.priceUsdNumber(symbol)
-            const [then] = yield* feed.candles(symbol, "1m", dayAgoMinute, dayAgoMinute + MINUTE_MS)
-            now += amount * price
-            dayAgo += amount * (then === undefined ? price : then.open)
+            if (units !== 0n) holdings.push({ symbol, amount: Number(units) / 10 ** tokenOf(symbol).decimals })
           }
+        }
+        let now = 0
+        let dayAgo = 0
+        for (let i = 0; i < holdings.length; i++) {
+          const { amount, symbol } = holdings[i]!
+          const price = prices.priceUsd(symbol)
+          const [then] = yield* feed.candles(symbol, "1m", dayAgoMinute, dayAgoMinute + MINUTE_MS)
+          now += amount * price
+          dayAgo += amount * (then === undefined ? price : then.open)
         }
         return { now, dayAgo }
       })
@@ -117,21 +124,16 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         }
       }
 
-      /** The price alerts of `token`: the exact price is read only when a target may be reached. */
-      const checkPrice = (firing: Firing, token: string) =>
-        Effect.flatMap(
-          feed.priceUsdNumber(token),
-          (approximate) =>
-            !engine.priceMayFire(token, approximate) ? Effect.void : Effect.map(feed.priceUsd(token), (exact) => {
-              const { price, rounding } = priceAsNumber(exact)
-              const from = firing.taken.length
-              engine.takePrice(token, price, rounding, firing.at, firing.taken)
-              firing.found(from, (alert) => {
-                const rule = alert.rule as Extract<AlertRule, { type: "price" }>
-                return `${token} is ${rule.condition} ${usd(rule.targetPrice)}: now ${usd(exact)}`
-              })
-            })
-        )
+      /** The price alerts of `token`, at its exact price. */
+      const checkPrice = (firing: Firing, token: string, exact: Decimal) => {
+        const { price, rounding } = priceAsNumber(exact)
+        const from = firing.taken.length
+        engine.takePrice(token, price, rounding, firing.at, firing.taken)
+        firing.found(from, (alert) => {
+          const rule = alert.rule as Extract<AlertRule, { type: "price" }>
+          return `${token} is ${rule.condition} ${usd(rule.targetPrice)}: now ${usd(exact)}`
+        })
+      }
 
       const checkWhales = (firing: Firing, swaps: MarketObservation["swaps"]) => {
         for (const swap of swaps) {
@@ -143,7 +145,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
       }
 
       /** Volume and portfolio alerts: one set of figures per token and per account. */
-      const checkAggregates = Effect.fnUntraced(function*(firing: Firing) {
+      const checkAggregates = Effect.fnUntraced(function*(firing: Firing, prices: ObservedPrices) {
         for (const token of engine.volumeTokens()) {
           const stats = yield* feed.stats(token)
           const average = stats.averageHourlyVolume24hUsd
@@ -160,7 +162,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
           })
         }
         for (const accountId of engine.portfolioAccounts()) {
-          const { dayAgo, now } = yield* portfolioValues(accountId, firing.at)
+          const { dayAgo, now } = yield* portfolioValues(accountId, firing.at, prices)
           if (dayAgo === 0) continue
           const change = (now - dayAgo) / dayAgo * 100
           const moved = Math.abs(change)
@@ -176,44 +178,37 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         }
       })
 
-      /** Takes every alert the observation fires from the engine, each with its finding. */
-      const collect = (observation: MarketObservation) => {
+      /**
+       * What one observation fires. When nothing does, this is synchronous and answers
+       * `Effect.void`: the prices come with the observation, the exact price of a token is read
+       * only when its double may reach a target, and the aggregates only at whole minutes.
+       */
+      const observeWatched = (observation: MarketObservation): Effect.Effect<void> => {
         const firing = new Firing(observation.at)
-        const tokens = engine.priceTokens()
-        const minute = observation.at % MINUTE_MS === 0
-        if (tokens.length === 0 && !minute) {
-          checkWhales(firing, observation.swaps)
-          return Effect.succeed(firing.taken.length === 0 ? [] : firing.result())
+        let reached: Array<string> | undefined
+        for (const token of engine.priceTokens()) {
+          if (engine.priceMayFire(token, observation.prices.priceUsd(token))) (reached ??= []).push(token)
         }
-        const prices = tokens.length === 0
-          ? Effect.void
-          : tokens.length === 1
-          ? checkPrice(firing, tokens[0]!)
-          : Effect.forEach(tokens, (token) => checkPrice(firing, token), { discard: true })
-        return prices.pipe(
-          Effect.flatMap(() => {
-            checkWhales(firing, observation.swaps)
-            return minute ? checkAggregates(firing) : Effect.void
-          }),
-          Effect.map(() => firing.taken.length === 0 ? [] : firing.result())
-        )
+        checkWhales(firing, observation.swaps)
+        const minute = observation.at % MINUTE_MS === 0
+        if (reached === undefined && !minute) return firing.taken.length === 0 ? Effect.void : fireAll(firing)
+        return Effect.gen(function*() {
+          for (const token of reached ?? []) checkPrice(firing, token, yield* feed.priceUsd(token))
+          if (minute) yield* checkAggregates(firing, observation.prices)
+          if (firing.taken.length > 0) yield* fireAll(firing)
+        })
       }
 
-      const fireAll = Effect.fnUntraced(function*(at: number, found: ReadonlyArray<readonly [AlertRecord, Finding]>) {
-        for (const [alert, finding] of found) {
-          const fired = yield* alerts.fire(alert, at)
+      const fireAll = Effect.fnUntraced(function*(firing: Firing) {
+        for (const [alert, finding] of firing.result()) {
+          const fired = yield* alerts.fire(alert, firing.at)
           if (Option.isSome(fired)) yield* notify(fired.value, finding)
         }
       })
 
       // Called at every market observation: with no alert watched, it does nothing at all.
       const observe = (observation: MarketObservation): Effect.Effect<void> =>
-        engine.size === 0
-          ? Effect.void
-          : Effect.flatMap(
-            collect(observation),
-            (found) => found.length === 0 ? Effect.void : fireAll(observation.at, found)
-          )
+        engine.size === 0 ? Effect.void : observeWatched(observation)
 
       return { observe }
     })

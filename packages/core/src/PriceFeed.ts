@@ -11,12 +11,6 @@ export class PriceFeed extends Context.Service<PriceFeed, {
   /** The token's current USD price (one price across networks). */
   readonly priceUsd: (symbol: string) => Effect.Effect<Decimal>
   /**
-   * The same price as the double nearest to it: what the alert engine compares on every
-   * observation, where building a `Decimal` per token would cost more than the comparison. A
-   * target equal to it is settled against `priceUsd`.
-   */
-  readonly priceUsdNumber: (symbol: string) => Effect.Effect<number>
-  /**
    * 24 h statistics; with a network, volumes count that network's trading only. A stats object is
    * never changed once handed out: new figures come as a new object. `MarketData` builds one record
    * per object, and the HTTP layer renders each record once, so a changed object would be served

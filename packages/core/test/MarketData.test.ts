@@ -47,7 +47,6 @@ const marketData = (change: {
   MarketData.layer.pipe(
     Layer.provide(Layer.succeed(PriceFeed, {
       priceUsd: () => Effect.succeed(stats.priceUsd),
-      priceUsdNumber: () => Effect.succeed(stats.priceUsd.toNumber()),
       stats: () => Effect.succeed({ ...stats, ...change.stats }),
       candles: () => Effect.succeed([{ ...candle, ...change.candle }]),
       trending: () => Effect.succeed({ ...ranking, entries: [{ ...ranking.entries[0]!, ...change.trending }] }),
@@ -105,7 +104,6 @@ describe("USD records between two ticks", () => {
   const feed = MarketData.layer.pipe(
     Layer.provide(Layer.succeed(PriceFeed, {
       priceUsd: () => Effect.succeed(current.priceUsd),
-      priceUsdNumber: () => Effect.succeed(current.priceUsd.toNumber()),
       stats: () => Effect.succeed(current),
       candles: () => Effect.succeed([candle]),
       trending: () => Effect.succeed(ranking),

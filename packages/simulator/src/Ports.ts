@@ -23,7 +23,6 @@ const priceFeed = Layer.effect(
   PriceFeed,
   SimulationState.useSync((sim) => ({
     priceUsd: (symbol) => Effect.sync(() => new MoneyDecimal(sim.market.priceUsd(symbol))),
-    priceUsdNumber: (symbol) => Effect.sync(() => sim.market.priceUsd(symbol)),
     stats: (symbol, network) => Effect.sync(() => sim.market.stats(symbol, network)),
     candles: (symbol, timeframe, fromMs, toMs, network) =>
       Effect.sync(() => sim.market.candles(symbol, timeframe, fromMs, toMs, network)),

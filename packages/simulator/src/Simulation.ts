@@ -14,6 +14,7 @@ import {
   type Network,
   networks,
   type Notification,
+  type ObservedPrices,
   parseAmount,
   tokenOf,
   type TradeEvent
@@ -122,6 +123,8 @@ export class Simulation {
   private readonly emitted: Array<{ tradeId: string; event: TradeEvent }> = []
   private readonly due: Array<Effect.Effect<void>> = []
   private readonly idStream: Prng
+  /** The market's live prices, handed to the domain with every observation. */
+  private readonly prices: ObservedPrices = { priceUsd: (symbol) => this.market.priceUsd(symbol) }
   private clockMs: number
   private nextTickMs: number
   private nextTrendingMs: number
@@ -185,7 +188,7 @@ export class Simulation {
       this.market.recomputeTrending(at)
       this.nextTrendingMs += TRENDING_INTERVAL_MS
     }
-    return { _tag: "Market", observation: { at, swaps } }
+    return { _tag: "Market", observation: { at, swaps, prices: this.prices } }
   }
 
   /** Moves the clock to `until` once every step due by then has run. */
@@ -197,7 +200,7 @@ export class Simulation {
   setPrice(symbol: string, priceUsd: number): MarketObservation {
     this.market.setPrice(symbol, priceUsd, this.clockMs)
     this.log.append(this.clockMs, "price.set", { token: symbol, price: priceUsd })
-    return { at: this.clockMs, swaps: [] }
+    return { at: this.clockMs, swaps: [], prices: this.prices }
   }
 
   /** A whale swap of `valueUsd` (a buy) happens now. */
@@ -205,7 +208,7 @@ export class Simulation {
     const swap: MarketSwap = { at: this.clockMs, symbol, network, side: "buy", valueUsd }
     this.market.applySwap(swap)
     this.log.append(this.clockMs, "whale.swap", { token: symbol, network, valueUsd })
-    return { at: this.clockMs, swaps: [swap] }
+    return { at: this.clockMs, swaps: [swap], prices: this.prices }
   }
 
   injectFault(network: Network, kind: FaultKind, durationMs: number): void {
