@@ -62,21 +62,18 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         prices: ObservedPrices
       ) {
         const dayAgoMinute = Math.floor((at - DAY_MS) / MINUTE_MS) * MINUTE_MS
-        const holdings: Array<{ readonly symbol: string; readonly amount: number }> = []
+        let now = 0
+        let dayAgo = 0
         for (const wallet of yield* wallets.list(accountId)) {
           for (const [symbol, balance] of yield* wallets.balances(accountId, wallet.network)) {
             const units = balance.free + balance.reserved
-            if (units !== 0n) holdings.push({ symbol, amount: Number(units) / 10 ** tokenOf(symbol).decimals })
+            if (units === 0n) continue
+            const amount = Number(units) / 10 ** tokenOf(symbol).decimals
+            const price = prices.priceUsd(symbol)
+            const [then] = yield* feed.candles(symbol, "1m", dayAgoMinute, dayAgoMinute + MINUTE_MS)
+            now += amount * price
+            dayAgo += amount * (then === undefined ? price : then.open)
           }
-        }
-        let now = 0
-        let dayAgo = 0
-        for (let i = 0; i < holdings.length; i++) {
-          const { amount, symbol } = holdings[i]!
-          const price = prices.priceUsd(symbol)
-          const [then] = yield* feed.candles(symbol, "1m", dayAgoMinute, dayAgoMinute + MINUTE_MS)
-          now += amount * price
-          dayAgo += amount * (then === undefined ? price : then.open)
         }
         return { now, dayAgo }
       })
