@@ -11,7 +11,7 @@ export const idPrefixes = {
   apiKey: "key_",
   webhook: "whk_",
   account: "acct_",
-  /** One webhook delivery attempt. */
+  /** One webhook delivery attempt (derived from its message's id, never drawn). */
   delivery: "dlv_",
   /** One webhook message: its `webhook-id`, the same on every attempt. */
   message: "msg_"

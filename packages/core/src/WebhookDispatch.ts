@@ -12,7 +12,7 @@
 import { Effect, Layer, Option } from "effect"
 import { type AttemptReport, deliverWithRetries, webhookRetryDelaysMs } from "./Deliveries.ts"
 import { type DomainEvent, DomainEvents } from "./DomainEvents.ts"
-import { IdGenerator } from "./Ids.ts"
+import { IdGenerator, idPrefixes } from "./Ids.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { MarketTimer } from "./MarketTimer.ts"
 import { TradeRepository, WebhookDeliveryRepository, WebhookRepository } from "./Repositories.ts"
@@ -49,15 +49,14 @@ export const WebhookDispatch = Layer.effect(
     const deliver = (subscription: WebhookRecord, type: WebhookEventType, body: string) =>
       Effect.gen(function*() {
         const webhookId = yield* ids.next("message")
-        const attemptIds = new Map<number, { readonly id: string; readonly createdAt: number }>()
+        const firstAttemptAt = new Map<number, number>()
         const record = (report: AttemptReport) =>
           Effect.gen(function*() {
-            let started = attemptIds.get(report.attempt)
-            if (started === undefined) {
-              attemptIds.set(report.attempt, started = { id: yield* ids.next("delivery"), createdAt: report.at })
-            }
+            if (!firstAttemptAt.has(report.attempt)) firstAttemptAt.set(report.attempt, report.at)
             yield* deliveryLog.save({
-              id: started.id,
+              // Derived, not drawn: attempts run beside the market, and drawing from the id
+              // stream there would shift every later id of a simulated run with their timing.
+              id: `${idPrefixes.delivery}${webhookId.slice(idPrefixes.message.length)}-${report.attempt}`,
               accountId: subscription.accountId,
               subscriptionId: subscription.id,
               event: type,
@@ -69,7 +68,7 @@ export const WebhookDispatch = Layer.effect(
                 : report._tag === "Failed"
                 ? report.failure.responseStatus ?? null
                 : null,
-              createdAt: started.createdAt,
+              createdAt: firstAttemptAt.get(report.attempt)!,
               nextAttemptAt: report._tag === "Failed" ? report.nextAttemptAt : null
             })
           })
