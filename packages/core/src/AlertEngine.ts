@@ -133,8 +133,10 @@ export class AlertEngine {
     return Array.from(this.books.portfolio.keys())
   }
 
-  hasWhaleAlerts(token: string): boolean {
-    return this.books.whale.has(token)
+  /** Whether one swap of `valueUsd` may fire a whale alert of `token` (O(1)). */
+  whaleMayFire(token: string, valueUsd: number): boolean {
+    const lowest = this.books.whale.get(token)?.lowestKey
+    return lowest !== undefined && lowest <= valueUsd
   }
 
   /**

@@ -132,9 +132,14 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         })
       }
 
+      const whaleMayFire = (swaps: MarketObservation["swaps"]) => {
+        for (const swap of swaps) if (engine.whaleMayFire(swap.symbol, swap.valueUsd)) return true
+        return false
+      }
+
       const checkWhales = (firing: Firing, swaps: MarketObservation["swaps"]) => {
         for (const swap of swaps) {
-          if (!engine.hasWhaleAlerts(swap.symbol)) continue
+          if (!engine.whaleMayFire(swap.symbol, swap.valueUsd)) continue
           const from = firing.taken.length
           engine.takeWhale(swap.symbol, swap.valueUsd, firing.at, firing.taken)
           firing.found(from, () => `a ${swap.side} of ${swap.symbol} worth ${usd(swap.valueUsd)} on ${swap.network}`)
@@ -181,13 +186,14 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
        * only when its double may reach a target, and the aggregates only at whole minutes.
        */
       const observeWatched = (observation: MarketObservation): Effect.Effect<void> => {
-        const firing = new Firing(observation.at)
         let reached: Array<string> | undefined
         for (const token of engine.priceTokens()) {
           if (engine.priceMayFire(token, observation.prices.priceUsd(token))) (reached ??= []).push(token)
         }
-        checkWhales(firing, observation.swaps)
         const minute = observation.at % MINUTE_MS === 0
+        if (reached === undefined && !minute && !whaleMayFire(observation.swaps)) return Effect.void
+        const firing = new Firing(observation.at)
+        checkWhales(firing, observation.swaps)
         if (reached === undefined && !minute) return firing.taken.length === 0 ? Effect.void : fireAll(firing)
         return Effect.gen(function*() {
           for (const token of reached ?? []) checkPrice(firing, token, yield* feed.priceUsd(token))
