@@ -56,7 +56,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
        * A percentage against a threshold needs no more than a double's 15 significant digits, so
        * this runs on numbers; the notification prints the figures it found.
        */
-      const portfolioValues = Effect.fn("AlertMonitor.portfolioValues")(function*(
+      const portfolioValues = Effect.fnUntraced(function*(
         accountId: string,
         at: number,
         prices: ObservedPrices
@@ -149,7 +149,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
       /** Volume and portfolio alerts: one set of figures per token and per account. */
       const checkAggregates = Effect.fnUntraced(function*(firing: Firing, prices: ObservedPrices) {
         for (const token of engine.volumeTokens()) {
-          const stats = yield* feed.stats(token)
+          const stats = yield* feed.hourlyVolumes(token)
           const average = stats.averageHourlyVolume24hUsd
           const from = firing.taken.length
           engine.takeVolume(

@@ -24,6 +24,7 @@ const priceFeed = Layer.effect(
   SimulationState.useSync((sim) => ({
     priceUsd: (symbol) => Effect.sync(() => new MoneyDecimal(sim.market.priceUsd(symbol))),
     stats: (symbol, network) => Effect.sync(() => sim.market.stats(symbol, network)),
+    hourlyVolumes: (symbol) => Effect.sync(() => sim.market.hourlyVolumes(symbol)),
     candles: (symbol, timeframe, fromMs, toMs, network) =>
       Effect.sync(() => sim.market.candles(symbol, timeframe, fromMs, toMs, network)),
     trending: (network) => Effect.sync(() => sim.market.trending(network)),

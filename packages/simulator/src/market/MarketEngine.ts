@@ -304,6 +304,15 @@ export class MarketEngine {
     return computed
   }
 
+  /**
+   * The token's rolling 1 h volume and its average hourly volume over the 24 h before, as `stats`
+   * has them, without the rest of `stats`: what a volume alert compares at each whole minute.
+   */
+  hourlyVolumes(symbol: string): { readonly volume1hUsd: number; readonly averageHourlyVolume24hUsd: number } {
+    const sums = this.windowSums(this.scopePairs(this.token(symbol), undefined), emptySums())
+    return { volume1hUsd: sums.volume1h, averageHourlyVolume24hUsd: sums.averageHourly }
+  }
+
   private computeStats(symbol: string, network?: Network): MarketStats {
     const t = this.token(symbol)
     const process = this.processOf[t]!
