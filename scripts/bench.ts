@@ -1,13 +1,15 @@
 /**
- * `pnpm bench [simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]`: the
- * simulator benchmark (median of `--runs`, default 3), the history-replay benchmark (the same runs),
- * the limit order watcher benchmark (same runs), what recording a key's `lastUsedAt` costs an
- * authentication (at least 9 runs), then the HTTP benchmark (`--seconds` per target per round,
+ * `pnpm bench [alerts|simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]`:
+ * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
+ * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
+ * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), then the HTTP benchmark
+ * (`--seconds` per target per round,
  * default 8, over `--rounds`, default 2), or only the one named, and one summary table. Targets print PASS or MISS for information; the exit code is 0
  * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
  * read the figures, and what a profile of the server showed: docs/performance.md.
  */
 import { availableParallelism, cpus } from "node:os"
+import { runAlertsBench } from "./bench/alerts.ts"
 import { runHistoryBench } from "./bench/history.ts"
 import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
 import { runKeysBench } from "./bench/keys.ts"
@@ -15,7 +17,7 @@ import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
 
-const usage = "usage: pnpm bench [simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]"
+const usage = "usage: pnpm bench [alerts|simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -44,6 +46,7 @@ try {
 const { options } = parsed
 
 const benchmarks = {
+  alerts: () => Promise.resolve(runAlertsBench({ runs: options.get("runs") ?? 3 })),
   simulator: () => runSimulatorBench({ runs: options.get("runs") ?? 3 }),
   history: () => runHistoryBench({ runs: options.get("runs") ?? 3 }),
   orders: () => runOrdersBench({ runs: options.get("runs") ?? 3, ticks: 200 }),
@@ -69,7 +72,7 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["simulator", "history", "orders", "keys", "http"]
+  ? ["alerts", "simulator", "history", "orders", "keys", "http"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

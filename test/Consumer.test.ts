@@ -1,4 +1,4 @@
-// Proves the packages work for a project outside the workspace, as a user installs them: the four
+// Proves the packages work for a project outside the workspace, as a user installs them: the five
 // packages are built and packed with pnpm, the tarballs installed with npm (no workspace, no links)
 // into a new project in the system's temporary folder, and the consumer programs in test/consumer
 // are type-checked there with plain strict TypeScript (NodeNext, no `.ts` imports) and run: the
@@ -24,7 +24,7 @@ import { dirname, join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 
 const root = join(import.meta.dirname, "..")
-const packages = ["core", "simulator", "http", "server"] as const
+const packages = ["core", "simulator", "http", "channels", "server"] as const
 const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   readonly packageManager: string
   readonly devDependencies: Record<string, string>

@@ -1,7 +1,8 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
-// history files; http: core; server: all three), every package it imports is declared
+// history files; http: core; channels: core, Node and its two providers' libraries; server: all of
+// them), every package it imports is declared
 // in its manifest, and nothing it declares at run time goes unused. A new import across a boundary
 // fails here, not in a reader's review.
 import { readdirSync, readFileSync } from "node:fs"
@@ -26,7 +27,16 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "node:"
   ],
   http: ["effect", "@swapdesk/core", "node:"],
-  server: ["effect", "@effect/platform-node", "@swapdesk/core", "@swapdesk/http", "@swapdesk/simulator", "node:"]
+  channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
+  server: [
+    "effect",
+    "@effect/platform-node",
+    "@swapdesk/core",
+    "@swapdesk/http",
+    "@swapdesk/simulator",
+    "@swapdesk/channels",
+    "node:"
+  ]
 }
 
 const sourcesOf = (dir: string): ReadonlyArray<string> =>

@@ -13,6 +13,7 @@
  * Run alone with `node scripts/bench/orders.ts`, or through `pnpm bench orders`.
  */
 import {
+  ChannelTransport,
   layerMemoryRepositories,
   limitPriceOf,
   type Network,
@@ -100,7 +101,8 @@ const Prefill = Layer.effectDiscard(Effect.gen(function*() {
 
 const world = () => {
   const base = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
-    Layer.provideMerge(SimulationState.layer(scenario))
+    Layer.provideMerge(SimulationState.layer(scenario)),
+    Layer.provideMerge(ChannelTransport.layerNone)
   )
   return Orders.layer.pipe(Layer.provideMerge(Trades.layer), Layer.provideMerge(Prefill.pipe(Layer.provideMerge(base))))
 }

@@ -167,7 +167,7 @@ export const runSimulatorBench = async ({ runs }: SimulatorOptions): Promise<Ben
     row("engine/bare speed", formatRatio(median(ratio)), { value: median(ratio), target: atLeast(0.25, ">= 0.25x") }),
     row("engine/bare speed, with alerts", formatRatio(median(ratioAlerts)), {
       value: median(ratioAlerts),
-      target: atLeast(0.25, ">= 0.25x")
+      target: atLeast(0.4, ">= 0.4x")
     })
   ]
   const notes = [

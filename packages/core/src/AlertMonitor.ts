@@ -1,33 +1,38 @@
 /**
- * Watches the active alerts against each market observation and fires those whose condition is met
- * (docs/reference/http-api.md#alerts). Price and whale alerts are evaluated at every observation; volume and
- * portfolio alerts, whose inputs are hourly and daily aggregates, at each whole minute of market
- * time. Only observations after an alert was armed can fire it: an alert whose condition already
- * holds at creation fires at the next price update (a tick or a price move), never within the
- * creating request.
+ * Watches the market for the active alerts and fires those whose condition is met (the
+ * semantics are in docs/alerts.md). The alerts live in the `AlertIndex` engine, so an observation
+ * costs O(log n + fired) whatever the number of alerts: price alerts are checked at every
+ * observation against one price per token that has any, whale alerts against each swap of their
+ * token, and volume and portfolio alerts (whose inputs are hourly and daily aggregates) at each
+ * whole minute of market time, against one set of figures per token or per account. Only
+ * observations after an alert was armed can fire it: an alert whose condition already holds at
+ * creation fires at the next price update (a tick or a price move), never within the creating
+ * request. The alerts one observation fires are told in the order they were armed.
  */
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer, Option } from "effect"
 import { channelAddress } from "./Account.ts"
 import type { AlertRecord, AlertRule } from "./Alert.ts"
+import { type ArmedAlert, priceAsNumber } from "./AlertEngine.ts"
+import { AlertIndex } from "./AlertIndex.ts"
 import { Alerts } from "./Alerts.ts"
 import { DomainEvents } from "./DomainEvents.ts"
-import { toIso } from "./MarketClock.ts"
-import type { MarketObservation } from "./MarketReactor.ts"
-import { MoneyDecimal, unitsToDecimal } from "./Money.ts"
+import type { MarketObservation, ObservedPrices } from "./MarketReactor.ts"
+import { MoneyDecimal } from "./Money.ts"
 import { Notifier } from "./Notifier.ts"
 import { PriceFeed } from "./PriceFeed.ts"
-import { AccountRepository, AlertRepository } from "./Repositories.ts"
+import { AccountRepository } from "./Repositories.ts"
 import { tokenOf } from "./Token.ts"
+import { alertView } from "./Views.ts"
 import { Wallets } from "./Wallets.ts"
 
 const MINUTE_MS = 60_000
+const DAY_MS = 86_400_000
+
+const alertTypeNames = { price: "Price", volume: "Volume", whale: "Whale", portfolio: "Portfolio" } as const
 
 /** Why an alert fired, in words for the notification. */
 type Finding = string
-
-export const priceConditionMet = (condition: "above" | "below", target: Decimal, price: Decimal): boolean =>
-  condition === "above" ? price.gte(target) : price.lte(target)
 
 const usd = (value: Decimal | number): string => new MoneyDecimal(value).toSignificantDigits(8).toFixed() + " USD"
 
@@ -38,73 +43,39 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
     AlertMonitor,
     Effect.gen(function*() {
       const alerts = yield* Alerts
-      const repository = yield* AlertRepository
+      const engine = yield* AlertIndex
       const accounts = yield* AccountRepository
       const feed = yield* PriceFeed
       const wallets = yield* Wallets
       const notifier = yield* Notifier
       const events = yield* DomainEvents
 
-      /** The account's holdings valued now and at the prices of 24 h ago. */
-      const portfolioValues = Effect.fn("AlertMonitor.portfolioValues")(function*(accountId: string) {
-        let now = new MoneyDecimal(0)
-        let dayAgo = new MoneyDecimal(0)
+      /**
+       * The account's holdings valued now and at each token's price 24 h ago (the open of that
+       * minute's candle): one valuation per account, whatever the number of its portfolio alerts.
+       * A percentage against a threshold needs no more than a double's 15 significant digits, so
+       * this runs on numbers; the notification prints the figures it found.
+       */
+      const portfolioValues = Effect.fnUntraced(function*(
+        accountId: string,
+        at: number,
+        prices: ObservedPrices
+      ) {
+        const dayAgoMinute = Math.floor((at - DAY_MS) / MINUTE_MS) * MINUTE_MS
+        let now = 0
+        let dayAgo = 0
         for (const wallet of yield* wallets.list(accountId)) {
           for (const [symbol, balance] of yield* wallets.balances(accountId, wallet.network)) {
-            const amount = unitsToDecimal(balance.free + balance.reserved, tokenOf(symbol).decimals)
-            if (amount.isZero()) continue
-            const stats = yield* feed.stats(symbol)
-            now = now.add(amount.mul(stats.priceUsd))
-            dayAgo = dayAgo.add(amount.mul(stats.priceUsd.div(1 + stats.change24hPercent / 100)))
+            const units = balance.free + balance.reserved
+            if (units === 0n) continue
+            const amount = Number(units) / 10 ** tokenOf(symbol).decimals
+            const price = prices.priceUsd(symbol)
+            const [then] = yield* feed.candles(symbol, "1m", dayAgoMinute, dayAgoMinute + MINUTE_MS)
+            now += amount * price
+            dayAgo += amount * (then === undefined ? price : then.open)
           }
         }
         return { now, dayAgo }
-      })
-
-      const evaluate = Effect.fnUntraced(function*(
-        rule: AlertRule,
-        accountId: string,
-        observation: MarketObservation,
-        wholeMinute: boolean
-      ) {
-        switch (rule.type) {
-          case "price": {
-            const price = yield* feed.priceUsd(rule.token)
-            const target = new MoneyDecimal(rule.targetPrice)
-            return priceConditionMet(rule.condition, target, price)
-              ? Option.some<Finding>(`${rule.token} is ${rule.condition} ${usd(target)}: now ${usd(price)}`)
-              : Option.none<Finding>()
-          }
-          case "whale": {
-            const swap = observation.swaps.find((s) => s.symbol === rule.token && s.valueUsd >= rule.minValueUsd)
-            return swap === undefined
-              ? Option.none<Finding>()
-              : Option.some<Finding>(`a ${swap.side} of ${rule.token} worth ${usd(swap.valueUsd)} on ${swap.network}`)
-          }
-          case "volume": {
-            if (!wholeMinute) return Option.none<Finding>()
-            const stats = yield* feed.stats(rule.token)
-            const threshold = stats.averageHourlyVolume24hUsd * rule.multiplier
-            return threshold > 0 && stats.volume1hUsd >= threshold
-              ? Option.some<Finding>(
-                `${rule.token} traded ${
-                  usd(stats.volume1hUsd)
-                } in the last hour, ${rule.multiplier}x its hourly average`
-              )
-              : Option.none<Finding>()
-          }
-          case "portfolio": {
-            if (!wholeMinute) return Option.none<Finding>()
-            const { dayAgo, now } = yield* portfolioValues(accountId)
-            if (dayAgo.isZero()) return Option.none<Finding>()
-            const change = now.sub(dayAgo).div(dayAgo).mul(100)
-            return change.abs().gte(rule.changePercent)
-              ? Option.some<Finding>(
-                `your portfolio moved ${change.toSignificantDigits(4).toFixed()}% in 24 h, to ${usd(now)}`
-              )
-              : Option.none<Finding>()
-          }
-        }
       })
 
       const notify = Effect.fn("AlertMonitor.notify")(function*(alert: AlertRecord, finding: Finding) {
@@ -117,30 +88,130 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
             channel: alert.channel,
             to,
             alertId: alert.id,
-            message: `Alert ${alert.id}: ${finding}`
+            message: `${alertTypeNames[alert.rule.type]} alert ${alert.id}: ${finding}`
           })
         }
         yield* events.publish({
           type: "alert.triggered",
           accountId: alert.accountId,
-          data: { id: alert.id, type: alert.rule.type, triggeredAt: toIso(alert.triggeredAt!), message: finding }
+          // What a webhook carries: the alert as lists show it.
+          data: alertView(alert)
         })
       })
 
-      const observe = Effect.fnUntraced(function*(observation: MarketObservation) {
-        const active = yield* repository.active
-        if (active.length === 0) return
-        const wholeMinute = observation.at % MINUTE_MS === 0
-        for (const alert of active) {
-          // An observation made before the alert was armed cannot fire it. Equal times are later
-          // observations: on a manual clock a price can move at the instant the alert was created.
-          if (observation.at < alert.armedAt) continue
-          const finding = yield* evaluate(alert.rule, alert.accountId, observation, wholeMinute)
-          if (Option.isNone(finding)) continue
-          const fired = yield* alerts.fire(alert, observation.at)
-          if (Option.isSome(fired)) yield* notify(fired.value, finding.value)
+      /** What one observation fired so far, each alert with its finding. */
+      class Firing {
+        readonly taken: Array<ArmedAlert> = []
+        private findings: Map<ArmedAlert, Finding> | undefined
+        readonly at: number
+        constructor(at: number) {
+          this.at = at
+        }
+        /** Gives the alerts taken since `from` their finding. */
+        found(from: number, finding: (alert: AlertRecord) => Finding): void {
+          if (from === this.taken.length) return
+          this.findings ??= new Map()
+          for (let i = from; i < this.taken.length; i++) {
+            this.findings.set(this.taken[i]!, finding(this.taken[i]!.value))
+          }
+        }
+        /** In arming order: several books may have fired. */
+        result(): ReadonlyArray<readonly [AlertRecord, Finding]> {
+          return this.taken.sort((a, b) => a.seq - b.seq).map((entry) => [entry.value, this.findings!.get(entry)!])
+        }
+      }
+
+      /** The price alerts of `token`, at its exact price. */
+      const checkPrice = (firing: Firing, token: string, exact: Decimal) => {
+        const { price, rounding } = priceAsNumber(exact)
+        const from = firing.taken.length
+        engine.takePrice(token, price, rounding, firing.at, firing.taken)
+        firing.found(from, (alert) => {
+          const rule = alert.rule as Extract<AlertRule, { type: "price" }>
+          return `${token} is ${rule.condition} ${usd(rule.targetPrice)}: now ${usd(exact)}`
+        })
+      }
+
+      const whaleMayFire = (swaps: MarketObservation["swaps"]) => {
+        for (const swap of swaps) if (engine.whaleMayFire(swap.symbol, swap.valueUsd)) return true
+        return false
+      }
+
+      const checkWhales = (firing: Firing, swaps: MarketObservation["swaps"]) => {
+        for (const swap of swaps) {
+          if (!engine.whaleMayFire(swap.symbol, swap.valueUsd)) continue
+          const from = firing.taken.length
+          engine.takeWhale(swap.symbol, swap.valueUsd, firing.at, firing.taken)
+          firing.found(from, () => `a ${swap.side} of ${swap.symbol} worth ${usd(swap.valueUsd)} on ${swap.network}`)
+        }
+      }
+
+      /** Volume and portfolio alerts: one set of figures per token and per account. */
+      const checkAggregates = Effect.fnUntraced(function*(firing: Firing, prices: ObservedPrices) {
+        for (const token of engine.volumeTokens()) {
+          const stats = yield* feed.hourlyVolumes(token)
+          const average = stats.averageHourlyVolume24hUsd
+          const from = firing.taken.length
+          engine.takeVolume(
+            token,
+            (multiplier) => average > 0 && stats.volume1hUsd >= average * multiplier,
+            firing.at,
+            firing.taken
+          )
+          firing.found(from, (alert) => {
+            const rule = alert.rule as Extract<AlertRule, { type: "volume" }>
+            return `${token} traded ${usd(stats.volume1hUsd)} in the last hour, ${rule.multiplier}x its hourly average`
+          })
+        }
+        for (const accountId of engine.portfolioAccounts()) {
+          const { dayAgo, now } = yield* portfolioValues(accountId, firing.at, prices)
+          if (dayAgo === 0) continue
+          const change = (now - dayAgo) / dayAgo * 100
+          const moved = Math.abs(change)
+          const from = firing.taken.length
+          engine.takePortfolio(accountId, (changePercent) => moved >= changePercent, firing.at, firing.taken)
+          firing.found(
+            from,
+            () =>
+              `your portfolio moved ${new MoneyDecimal(change).toSignificantDigits(4).toFixed()}% in 24 h, to ${
+                usd(now)
+              }`
+          )
         }
       })
+
+      /**
+       * What one observation fires. When nothing does, this is synchronous and answers
+       * `Effect.void`: the prices come with the observation, the exact price of a token is read
+       * only when its double may reach a target, and the aggregates only at whole minutes.
+       */
+      const observeWatched = (observation: MarketObservation): Effect.Effect<void> => {
+        let reached: Array<string> | undefined
+        for (const token of engine.priceTokens()) {
+          if (engine.priceMayFire(token, observation.prices.priceUsd(token))) (reached ??= []).push(token)
+        }
+        const minute = observation.at % MINUTE_MS === 0
+        if (reached === undefined && !minute && !whaleMayFire(observation.swaps)) return Effect.void
+        const firing = new Firing(observation.at)
+        checkWhales(firing, observation.swaps)
+        if (reached === undefined && !minute) return firing.taken.length === 0 ? Effect.void : fireAll(firing)
+        return Effect.gen(function*() {
+          for (const token of reached ?? []) checkPrice(firing, token, yield* feed.priceUsd(token))
+          if (minute) yield* checkAggregates(firing, observation.prices)
+          if (firing.taken.length > 0) yield* fireAll(firing)
+        })
+      }
+
+      const fireAll = Effect.fnUntraced(function*(firing: Firing) {
+        for (const [alert, finding] of firing.result()) {
+          const fired = yield* alerts.fire(alert, firing.at)
+          if (Option.isSome(fired)) yield* notify(fired.value, finding)
+        }
+      })
+
+      // Called at every market observation: with no alert watched, it does nothing at all.
+      const observe = (observation: MarketObservation): Effect.Effect<void> =>
+        engine.size === 0 ? Effect.void : observeWatched(observation)
 
       return { observe }
     })

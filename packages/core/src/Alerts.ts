@@ -5,6 +5,7 @@
 import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
 import { type Channel, channelAddress } from "./Account.ts"
 import type { AlertRecord, AlertRule } from "./Alert.ts"
+import { AlertIndex } from "./AlertIndex.ts"
 import { AlertEvent, applyAlertEvent, countsTowardLimit } from "./AlertMachine.ts"
 import { AlertLimitExceeded, AlertNotFound, ChannelNotConfigured, InvalidToken, ValidationFailed } from "./Errors.ts"
 import { IdGenerator } from "./Ids.ts"
@@ -29,6 +30,11 @@ export class Alerts extends Context.Service<Alerts, {
     status: "active" | "disabled"
   ) => Effect.Effect<AlertRecord, AlertNotFound | AlertLimitExceeded | ChannelNotConfigured>
   readonly remove: (accountId: string, id: string) => Effect.Effect<void, AlertNotFound>
+  /**
+   * Runs `effect` under the lock that guards every alert write, so that a change the alerts depend
+   * on (removing a notification channel) cannot interleave with a creation or a re-arm.
+   */
+  readonly exclusive: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** Fires an alert the monitor found met, if it is still active: one notification, once. */
   readonly fire: (alert: AlertRecord, at: number) => Effect.Effect<Option.Option<AlertRecord>>
 }>()("@swapdesk/core/Alerts") {
@@ -36,6 +42,7 @@ export class Alerts extends Context.Service<Alerts, {
     Alerts,
     Effect.gen(function*() {
       const repository = yield* AlertRepository
+      const index = yield* AlertIndex
       const accounts = yield* AccountRepository
       const ids = yield* IdGenerator
       const clock = yield* MarketClock
@@ -92,6 +99,7 @@ export class Alerts extends Context.Service<Alerts, {
             armedAt: now
           }
           yield* repository.insert(alert)
+          index.arm(alert)
           return alert
         }))
       })
@@ -115,6 +123,7 @@ export class Alerts extends Context.Service<Alerts, {
           if (status === "disabled") {
             const next = applyAlertEvent(alert, AlertEvent.Disable())
             yield* repository.update(next)
+            index.disarm(id)
             return next
           }
           if (alert.status === "active") return alert
@@ -123,27 +132,34 @@ export class Alerts extends Context.Service<Alerts, {
           if (!countsTowardLimit(alert.status)) yield* checkAlertLimit(account.plan, yield* limitedCount(accountId))
           const next = applyAlertEvent(alert, AlertEvent.Enable({ at: yield* clock.now }))
           yield* repository.update(next)
+          index.arm(next)
           return next
         }))
       })
 
       const remove = Effect.fn("Alerts.remove")(function*(accountId: string, id: string) {
-        const removed = yield* repository.remove(accountId, id)
+        const removed = yield* lock.withPermits(1)(Effect.tap(
+          repository.remove(accountId, id),
+          (removed) => Effect.sync(() => removed && index.disarm(id))
+        ))
         if (!removed) return yield* new AlertNotFound({ id })
       })
 
       const fire = Effect.fn("Alerts.fire")(function*(alert: AlertRecord, at: number) {
         return yield* lock.withPermits(1)(Effect.gen(function*() {
-          // Re-read: the alert may have been disabled or deleted since the monitor looked.
+          // Re-read: the alert may have been disabled, deleted or re-armed since the monitor looked.
           const current = yield* repository.get(alert.accountId, alert.id)
-          if (Option.isNone(current) || current.value.status !== "active") return Option.none<AlertRecord>()
+          if (Option.isNone(current) || current.value.status !== "active" || current.value.armedAt > at) {
+            return Option.none<AlertRecord>()
+          }
           const fired = applyAlertEvent(current.value, AlertEvent.Fire({ at }))
           yield* repository.update(fired)
+          index.disarm(alert.id)
           return Option.some(fired)
         }))
       })
 
-      return { create, get: find, list, setStatus, remove, fire }
+      return { create, get: find, list, setStatus, remove, exclusive: lock.withPermits(1), fire }
     })
   )
 }

@@ -37,7 +37,7 @@ export const errorCatalogue = {
     meaning: "the alert's channel is not set in the notification settings",
     transient: false
   },
-  CHANNEL_IN_USE: { status: 409, meaning: "removing a channel that active alerts use", transient: false },
+  CHANNEL_IN_USE: { status: 409, meaning: "removing a channel that active or triggered alerts use", transient: false },
   ALERT_LIMIT_EXCEEDED: {
     status: 403,
     meaning: "the Free plan already has 5 alerts that are active or triggered",
@@ -174,7 +174,7 @@ export class ChannelNotConfigured extends Data.TaggedError("ChannelNotConfigured
 export class ChannelInUse extends Data.TaggedError("ChannelInUse")<{ readonly channel: string }> {
   readonly code = "CHANNEL_IN_USE" as const
   override get message() {
-    return `the '${this.channel}' channel is used by active alerts`
+    return `the '${this.channel}' channel is used by active or triggered alerts: disable or delete them first`
   }
 }
 

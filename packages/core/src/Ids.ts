@@ -10,7 +10,11 @@ export const idPrefixes = {
   order: "ord_",
   apiKey: "key_",
   webhook: "whk_",
-  account: "acct_"
+  account: "acct_",
+  /** One webhook delivery attempt (derived from its message's id, never drawn). */
+  delivery: "dlv_",
+  /** One webhook message: its `webhook-id`, the same on every attempt. */
+  message: "msg_"
 } as const
 export type IdKind = keyof typeof idPrefixes
 

@@ -6,10 +6,21 @@ import { Context, type Effect } from "effect"
 import type { MarketSwap } from "./Market.ts"
 import type { TradeEvent } from "./TradeMachine.ts"
 
+/**
+ * The market's USD prices as of an observation, as the doubles nearest to them, read on demand:
+ * what the alert engine compares on every observation, where an effect or a `Decimal` per token
+ * would cost more than the comparisons (`PriceFeed.priceUsd` has the exact price). Valid while the
+ * reactor handles the observation.
+ */
+export interface ObservedPrices {
+  readonly priceUsd: (symbol: string) => number
+}
+
 /** What changed in the market at one instant: prices moved, and these swaps happened. */
 export interface MarketObservation {
   readonly at: number
   readonly swaps: ReadonlyArray<MarketSwap>
+  readonly prices: ObservedPrices
 }
 
 export class MarketReactor extends Context.Service<MarketReactor, {

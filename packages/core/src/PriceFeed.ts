@@ -17,6 +17,14 @@ export class PriceFeed extends Context.Service<PriceFeed, {
    * stale. Handing out one object while the market stands still is what lets both caches hit.
    */
   readonly stats: (symbol: string, network?: Network) => Effect.Effect<MarketStats>
+  /**
+   * The token's rolling 1 h volume and its average hourly volume over the 24 h before that hour,
+   * the same figures as `stats` (`volume1hUsd`, `averageHourlyVolume24hUsd`), without computing the
+   * rest of them: what volume alerts compare at each whole minute.
+   */
+  readonly hourlyVolumes: (
+    symbol: string
+  ) => Effect.Effect<Pick<MarketStats, "volume1hUsd" | "averageHourlyVolume24hUsd">>
   /** USD candles whose open time lies in `[fromMs, toMs)`, oldest first, gaps filled. */
   readonly candles: (
     symbol: string,

@@ -3,7 +3,7 @@
  * implements the same services; no use case changes with it.
  */
 import { Context, Effect, Layer, Option } from "effect"
-import type { Account, NotificationSettings } from "./Account.ts"
+import type { Account, Channel, NotificationSettings } from "./Account.ts"
 import type { AlertRecord, AlertStatus, AlertType } from "./Alert.ts"
 import type { ApiKeyRecord } from "./ApiKey.ts"
 import type { Network } from "./Network.ts"
@@ -11,7 +11,7 @@ import type { OrderRecord, OrderStatus } from "./Order.ts"
 import { newestFirst, type Page, type PageRequest, paginate } from "./Page.ts"
 import type { TradeRecord, TradeStatus } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
-import type { WebhookRecord } from "./Webhook.ts"
+import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
 
 export class AccountRepository extends Context.Service<AccountRepository, {
   readonly get: (id: string) => Effect.Effect<Option.Option<Account>>
@@ -103,6 +103,12 @@ export class AlertRepository extends Context.Service<AlertRepository, {
   /** Active alerts of every account, oldest first: what the monitor evaluates. */
   readonly active: Effect.Effect<ReadonlyArray<AlertRecord>>
   readonly countByStatus: (accountId: string, statuses: ReadonlyArray<AlertStatus>) => Effect.Effect<number>
+  /** How many of the account's alerts in these statuses notify on `channel`. */
+  readonly countByChannel: (
+    accountId: string,
+    channel: Channel,
+    statuses: ReadonlyArray<AlertStatus>
+  ) => Effect.Effect<number>
 }>()("@swapdesk/core/AlertRepository") {
   static readonly layerMemory = Layer.sync(AlertRepository, () => {
     const rows = new Map<string, AlertRecord>()
@@ -143,6 +149,14 @@ export class AlertRepository extends Context.Service<AlertRepository, {
         Effect.sync(() => {
           let count = 0
           for (const a of rows.values()) if (a.accountId === accountId && statuses.includes(a.status)) count++
+          return count
+        }),
+      countByChannel: (accountId, channel, statuses) =>
+        Effect.sync(() => {
+          let count = 0
+          for (const a of rows.values()) {
+            if (a.accountId === accountId && a.channel === channel && statuses.includes(a.status)) count++
+          }
           return count
         })
     }
@@ -271,6 +285,27 @@ export class WebhookRepository extends Context.Service<WebhookRepository, {
   })
 }
 
+export class WebhookDeliveryRepository extends Context.Service<WebhookDeliveryRepository, {
+  /** Inserts or replaces the attempt with this id. */
+  readonly save: (delivery: WebhookDeliveryRecord) => Effect.Effect<void>
+  /** A subscription's attempts, newest first. */
+  readonly list: (subscriptionId: string, page: PageRequest) => Effect.Effect<Page<WebhookDeliveryRecord>>
+}>()("@swapdesk/core/WebhookDeliveryRepository") {
+  static readonly layerMemory = Layer.sync(WebhookDeliveryRepository, () => {
+    const bySubscription = new Map<string, Map<string, WebhookDeliveryRecord>>()
+    return {
+      save: (delivery) =>
+        Effect.sync(() => {
+          let rows = bySubscription.get(delivery.subscriptionId)
+          if (rows === undefined) bySubscription.set(delivery.subscriptionId, rows = new Map())
+          rows.set(delivery.id, delivery)
+        }),
+      list: (subscriptionId, page) =>
+        Effect.sync(() => paginate(bySubscription.get(subscriptionId)?.values() ?? [], () => true, page))
+    }
+  })
+}
+
 /** A stored response to an idempotent request. */
 export interface StoredResponse {
   readonly status: number
@@ -340,5 +375,6 @@ export const layerMemoryRepositories = Layer.mergeAll(
   TradeRepository.layerMemory,
   OrderRepository.layerMemory,
   WebhookRepository.layerMemory,
+  WebhookDeliveryRepository.layerMemory,
   IdempotencyStore.layerMemory
 )

@@ -275,24 +275,53 @@ export const PortfolioQuery = Schema.Struct({
 export type PortfolioQuery = typeof PortfolioQuery.Type
 
 const EmailAddress = Schema.String.check(
-  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { message: "must be an email address" }),
+  Schema.isPattern(/^[^\s@]+@[^\s@]+\.[^\s@]+$/u, { message: "must be an email address" }),
   Schema.isMaxLength(254, { message: "must be at most 254 characters" })
 )
-const NonEmptyField = Schema.String.check(Schema.isMinLength(1, { message: "must not be empty" }))
+
+/** A Telegram chat: its numeric id (negative for groups and channels) or a public `@channel` name. */
+const TelegramChatId = Schema.String.check(
+  Schema.isPattern(/^(-?[1-9][0-9]{0,19}|@[A-Za-z][A-Za-z0-9_]{3,31})$/u, {
+    message: "must be a numeric chat id (such as 123456789 or -1001234567890) or a public @channel name"
+  })
+)
+
+/** An FCM registration token: opaque, but never empty or blank. */
+const DeviceToken = Schema.String.check(
+  Schema.isPattern(/\S/u, { message: "must not be empty" }),
+  Schema.isMaxLength(4096, { message: "must be at most 4096 characters" })
+)
 
 /** A field present is set (null removes the channel); a field absent stays as it was. */
 export const UpdateNotificationsBody = Schema.Struct({
   email: Schema.optionalKey(Schema.NullOr(EmailAddress)),
-  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: NonEmptyField }))),
-  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: NonEmptyField })))
+  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: TelegramChatId }))),
+  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: DeviceToken })))
+}).annotate({
+  examples: [
+    { email: "trader@example.com", telegram: { chatId: "123456789" } },
+    { push: { deviceToken: "fcm-registration-token-from-the-device" } },
+    { telegram: null }
+  ]
 })
 export type UpdateNotificationsBody = typeof UpdateNotificationsBody.Type
 
 export const CreateWebhookBody = Schema.Struct({
   url: Schema.String.check(
-    Schema.isPattern(/^https?:\/\/[^\s]+$/, { message: "must be an http(s) URL" }),
+    Schema.isPattern(/^https?:\/\/[^\s]+$/u, { message: "must be an http(s) URL" }),
     Schema.isMaxLength(2048, { message: "must be at most 2048 characters" })
   ),
   events: Schema.Array(WebhookEventType).check(Schema.isMinLength(1, { message: "must name at least one event" }))
+}).annotate({
+  examples: [{
+    url: "http://127.0.0.1:4000/webhooks/swapdesk",
+    events: ["trade.confirmed", "trade.failed", "alert.triggered"]
+  }]
 })
 export type CreateWebhookBody = typeof CreateWebhookBody.Type
+
+export const ListDeliveriesQuery = Schema.Struct({
+  limit: Schema.optionalKey(Limit),
+  offset: Schema.optionalKey(Offset)
+})
+export type ListDeliveriesQuery = typeof ListDeliveriesQuery.Type

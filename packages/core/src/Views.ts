@@ -27,8 +27,8 @@ import { tokenOf } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"
 import type { Quote } from "./Trades.ts"
-import type { WebhookRecord } from "./Webhook.ts"
-import { WebhookEventType } from "./Webhook.ts"
+import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
+import { WebhookDeliveryStatus, WebhookEventType } from "./Webhook.ts"
 
 // ---- wire primitives ----------------------------------------------------------------------------
 
@@ -615,4 +615,45 @@ export const webhookCreatedView = (webhook: WebhookRecord): WebhookCreatedView =
 export const webhookListView = (webhooks: ReadonlyArray<WebhookRecord>): WebhookListView => ({
   total: webhooks.length,
   webhooks: webhooks.map(webhookView)
+})
+
+/** One attempt in `GET /webhooks/{id}/deliveries`. */
+export const WebhookDeliveryView = Schema.Struct({
+  id: Schema.String,
+  event: WebhookEventType,
+  /** The `webhook-id` header this attempt carried: the same on every attempt of one event. */
+  webhookId: Schema.String,
+  attempt: Count,
+  status: WebhookDeliveryStatus,
+  responseStatus: Schema.NullOr(Schema.Int),
+  createdAt: IsoDateTime,
+  nextAttemptAt: Schema.NullOr(IsoDateTime)
+})
+export type WebhookDeliveryView = typeof WebhookDeliveryView.Type
+
+/** `GET /webhooks/{id}/deliveries` `data`. */
+export const WebhookDeliveryListView = Schema.Struct({
+  total: Count,
+  limit: Count,
+  offset: Count,
+  deliveries: Schema.Array(WebhookDeliveryView)
+})
+export type WebhookDeliveryListView = typeof WebhookDeliveryListView.Type
+
+export const webhookDeliveryView = (delivery: WebhookDeliveryRecord): WebhookDeliveryView => ({
+  id: delivery.id,
+  event: delivery.event,
+  webhookId: delivery.webhookId,
+  attempt: delivery.attempt,
+  status: delivery.status,
+  responseStatus: delivery.responseStatus,
+  createdAt: toIso(delivery.createdAt),
+  nextAttemptAt: delivery.nextAttemptAt === null ? null : toIso(delivery.nextAttemptAt)
+})
+
+export const webhookDeliveryListView = (page: Page<WebhookDeliveryRecord>): WebhookDeliveryListView => ({
+  total: page.total,
+  limit: page.limit,
+  offset: page.offset,
+  deliveries: page.items.map(webhookDeliveryView)
 })

@@ -48,6 +48,7 @@ const marketData = (change: {
     Layer.provide(Layer.succeed(PriceFeed, {
       priceUsd: () => Effect.succeed(stats.priceUsd),
       stats: () => Effect.succeed({ ...stats, ...change.stats }),
+      hourlyVolumes: () => Effect.succeed(stats),
       candles: () => Effect.succeed([{ ...candle, ...change.candle }]),
       trending: () => Effect.succeed({ ...ranking, entries: [{ ...ranking.entries[0]!, ...change.trending }] }),
       fxRate: (currency) => Effect.succeed(new Decimal(currency === "USD" ? 1 : 0.9))
@@ -105,6 +106,7 @@ describe("USD records between two ticks", () => {
     Layer.provide(Layer.succeed(PriceFeed, {
       priceUsd: () => Effect.succeed(current.priceUsd),
       stats: () => Effect.succeed(current),
+      hourlyVolumes: () => Effect.succeed(current),
       candles: () => Effect.succeed([candle]),
       trending: () => Effect.succeed(ranking),
       fxRate: (currency) => Effect.succeed(new Decimal(currency === "USD" ? 1 : 0.9))

@@ -10,6 +10,7 @@ import { type HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api
 import { Api } from "./api/Api.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
+import { NotificationsHandlers, WebhooksHandlers } from "./handlers/AccountHandlers.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
 import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
 import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
@@ -41,7 +42,9 @@ export const ContractHandlers = Layer.mergeAll(
   AlertsHandlers,
   OrdersHandlers,
   PortfolioHandlers,
-  ApiKeysHandlers
+  ApiKeysHandlers,
+  NotificationsHandlers,
+  WebhooksHandlers
 )
 
 /** The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global middleware. */
@@ -81,8 +84,8 @@ export const serveApi = <
 /**
  * The contract's routes with their handlers and the core's use cases. Requires the ports
  * (`PriceFeed`, `Chain`, `Wallets`, `OrderSigner`, `Notifier`, `DomainEvents`, `IdGenerator`,
- * `MarketClock`, `SecretHasher`) and
- * the repositories; provides the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
+ * `MarketClock`, `MarketTimer`, `SecretHasher`, `WebhookTransport`) and the repositories; provides
+ * the routes to an `HttpRouter` and the `MarketReactor` adapters report to.
  */
 export const routes = serveApi(Api).pipe(
   Layer.provide(ContractHandlers),

@@ -3,7 +3,8 @@
  * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
  * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
  */
-import { ApiKeyRepository, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
+import { WebhookSenderLive } from "@swapdesk/channels"
+import { ApiKeyRepository, ChannelTransport, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
 import {
   ApiMiddlewares,
   Backend,
@@ -16,7 +17,13 @@ import {
   serveApi,
   type ServeApiOptions
 } from "@swapdesk/http"
-import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
+import {
+  layerSimulator,
+  type ScenarioFile,
+  SimulationState,
+  type SimulatorAdapters,
+  SimulatorControl
+} from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
@@ -71,12 +78,24 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
 }))
 
 /**
+ * Webhooks over real HTTP, and no real notification channel: notifications are recorded in the
+ * outbox only. `main.ts` adds the channels the settings configure.
+ */
+export const webhooksOnly: SimulatorAdapters = Layer.merge(ChannelTransport.layerNone, WebhookSenderLive)
+
+/** How `simulatorApp` serves: the request path, and the adapters to the world outside. */
+export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
+  /** Real notification channels and the webhook sender (`webhooksOnly` unless given). */
+  readonly adapters?: SimulatorAdapters
+}
+
+/**
  * Everything the standalone server runs on a scenario; provide an HTTP server to serve it.
  * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
  */
 export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
   scenario: ScenarioFile,
-  options: ServeApiOptions<P> = {}
+  options: SimulatorAppOptions<P> = {}
 ): Layer.Layer<
   Layer.Success<ReturnType<typeof layerSimulator>>,
   Layer.Error<ReturnType<typeof layerSimulator>>,
@@ -89,6 +108,6 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(layerSimulator(scenario))
+    Layer.provideMerge(layerSimulator(scenario, options.adapters ?? webhooksOnly))
   )
 }

@@ -3,7 +3,9 @@
  * The standalone server: `pnpm start`. Serves the contract and the simulator's control routes on
  * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`, by the
  * request path `REQUEST_PATH` names (`ApiRoutes` when unset; `HttpApiBuilder` serves the API with
- * Effect's own builder, see docs/decisions.md). On SIGINT
+ * Effect's own builder, see docs/decisions.md). It sends
+ * alerts on the real channels its settings configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`,
+ * `FCM_SERVICE_ACCOUNT` and their companions: docs/alerts.md#channels). On SIGINT
  * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
@@ -11,6 +13,8 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { loadChannels, WebhookSenderLive } from "@swapdesk/channels"
+import { ChannelTransport } from "@swapdesk/core"
 import {
   ClientErrors,
   DEFAULT_REQUEST_PATH,
@@ -112,6 +116,9 @@ const program = Effect.gen(function*() {
   const port = yield* parsePort(portText)
   const requestPath = yield* parseRequestPath(requestPathText)
   const scenario = yield* loadScenario(scenarioPath)
+  const channels = yield* loadChannels.pipe(
+    Effect.mapError((error) => new StartupFailure({ message: error.message }))
+  )
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
@@ -119,7 +126,8 @@ const program = Effect.gen(function*() {
   }))
   const nodeServer = createServer()
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario, { requestPath })))
+  const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), WebhookSenderLive)
+  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario, { requestPath, adapters })))
   yield* Layer.launch(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
     Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause)))
   )

@@ -2,11 +2,14 @@
 // SCENARIO are honoured and the address is logged; a bad scenario (a setting past its documented
 // range too) stops start-up with a message naming the field and its value; a bad PORT or REQUEST_PATH, an address
 // in use, and a scenario file that is not JSON or cannot be read each stop it with one line and
-// exit 1; a request Node's parser refuses is answered with the error envelope in market time; a
+// exit 1, as does an unusable channel setting (SMTP_URL, FCM_SERVICE_ACCOUNT); the channel settings reach
+// the real channels (an alert's mail arrives at a local SMTP server, its Telegram message at a local Bot API);
+// a request Node's parser refuses is answered with the error envelope in market time; a
 // client that hangs up in the middle of a body (reset, or half-closed and answered 400) leaves
 // nothing in the log; SIGTERM lets a request in flight finish and exits 0; and two fresh processes
 // on one scenario, given the same calls, write the same event log byte for byte.
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { type AddressInfo, connect, createServer as createNetServer } from "node:net"
@@ -14,6 +17,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { keys, testScenario } from "./harness.ts"
+import { eventually, providersStandIn, smtpStandIn } from "./standIns.ts"
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const workDir = mkdtempSync(join(tmpdir(), "swapdesk-process-"))
@@ -160,6 +164,80 @@ describe("the standalone server", () => {
     assert.strictEqual(unreadable.code, 1, unreadable.stderr)
     assert.match(unreadable.stderr, /^swapdesk: SCENARIO \S+missing\.json: cannot be read \(ENOENT.+\)\n$/)
   }, 30_000)
+
+  it("refuses an unusable channel setting in one line, exit 1", async () => {
+    const smtp = await refusedStart({ SMTP_URL: "//mail.example.com:25", PORT: "0" })
+    assert.strictEqual(smtp.code, 1, smtp.stderr)
+    assert.strictEqual(smtp.stderr, `swapdesk: SMTP_URL is not a URL ("//mail.example.com:25")\n`)
+    const http = await refusedStart({ SMTP_URL: "http://mail.example.com", PORT: "0" })
+    assert.strictEqual(http.stderr, "swapdesk: SMTP_URL must be a smtp: or smtps: URL\n")
+    const missing = join(workDir, "missing-service-account.json")
+    const fcm = await refusedStart({ FCM_SERVICE_ACCOUNT: missing, PORT: "0" })
+    assert.strictEqual(fcm.code, 1, fcm.stderr)
+    assert.match(fcm.stderr, /^swapdesk: FCM_SERVICE_ACCOUNT \S+missing-service-account\.json: ENOENT.+\n$/)
+    const incomplete = writeScenario("service-account.json", { project_id: "p", client_email: "a@b.c" })
+    const partial = await refusedStart({ FCM_SERVICE_ACCOUNT: incomplete, PORT: "0" })
+    assert.match(partial.stderr, /^swapdesk: FCM_SERVICE_ACCOUNT \S+: it has no "private_key"\n$/)
+  }, 30_000)
+
+  it(
+    "sends alerts on the channels its settings configure",
+    () =>
+      Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const smtp = yield* smtpStandIn
+        const providers = yield* providersStandIn
+        const scenario = {
+          ...testScenario,
+          accounts: testScenario.accounts!.map((a) =>
+            a.id === "acct_alice"
+              ? { ...a, notifications: { email: "alice@example.com", telegram: { chatId: "77" } } }
+              : a
+          )
+        }
+        const running = yield* Effect.promise(() =>
+          start({
+            SCENARIO: writeScenario("channels.json", scenario),
+            SMTP_URL: smtp.url,
+            TELEGRAM_BOT_TOKEN: providers.botToken,
+            TELEGRAM_API_URL: providers.base
+          })
+        )
+        try {
+          const alert = (channel: string, token: string) =>
+            Effect.promise(() =>
+              json(
+                running,
+                "POST",
+                "/v1/alerts",
+                { type: "price", token, condition: "above", targetPrice: 1, channel },
+                keys.aliceAll
+              )
+            )
+          const byMail = yield* alert("email", "SOL")
+          const byTelegram = yield* alert("telegram", "ETH")
+          assert.strictEqual(byMail.status, 201)
+          assert.strictEqual(byTelegram.status, 201)
+          yield* Effect.promise(() => json(running, "POST", "/v1/sim/clock/advance", { ms: 1_000 }))
+          yield* eventually(
+            "the mail and the Telegram message",
+            () => smtp.mails.length === 1 && providers.telegram.length === 1
+          )
+          assert.include(smtp.mails[0]!.raw, byMail.body.data.id)
+          assert.deepStrictEqual(smtp.mails[0]!.to, ["alice@example.com"])
+          assert.strictEqual(JSON.parse(providers.telegram[0]!.body).chat_id, "77")
+          const outbox = yield* Effect.promise(() => json(running, "GET", "/v1/sim/outbox"))
+          assert.deepStrictEqual(
+            outbox.body.data.notifications.map((n: { channel: string; status: string }) => [n.channel, n.status])
+              .sort(),
+            [["email", "sent"], ["telegram", "sent"]]
+          )
+        } finally {
+          running.child.kill("SIGTERM")
+          yield* Effect.promise(() => running.exited)
+        }
+      }))),
+    30_000
+  )
 
   it("answers a malformed request with the error envelope in market time, and keeps serving", async () => {
     const running = await start({ SCENARIO: writeScenario("malformed.json", testScenario) })

@@ -5,6 +5,7 @@
 // and every answer is a success, in the order the tour's comments promise: the swap confirmed
 // before the confirmed list, the alert active before the price move and triggered after it (with
 // its email in the outbox), the limit order open before its cancellation, the new API key listed,
+// the webhook listed with its delivery log,
 // the arbitrum swap waiting without a txHash before its approval.
 import { assert, layer } from "@effect/vitest"
 import { demoScenario } from "@swapdesk/simulator"
@@ -83,6 +84,9 @@ layer(testServer(fastDemo), { excludeTestServices: true })("README tour", (it) =
       assert.isTrue(answers.some((answer) => Array.isArray(answer.data?.holdings)))
       const keyList = answers.find((answer) => Array.isArray(answer.data?.keys))!.data.keys
       assert.include(keyList.map((key: { name: string }) => key.name), "trading bot")
+      const hooks = answers.find((answer) => Array.isArray(answer.data?.webhooks))!.data.webhooks
+      assert.deepStrictEqual(hooks.map((hook: { url: string }) => hook.url), ["http://127.0.0.1:9/swapdesk"])
+      assert.isTrue(answers.some((answer) => Array.isArray(answer.data?.deliveries)))
       assert.strictEqual(waiting.network, "arbitrum")
       assert.strictEqual(waiting.status, "pending")
       assert.isUndefined(waiting.txHash)

@@ -7,10 +7,14 @@ import { bytesToHex } from "@noble/hashes/utils.js"
 import {
   ApiKeyEnvironment,
   Chain,
+  ChannelTransport,
+  deliverWithRetries,
   DomainEvents,
   IdGenerator,
   MarketClock,
+  MarketTimer,
   MoneyDecimal,
+  notificationRetryDelaysMs,
   Notifier,
   OrderSigner,
   PriceFeed,
@@ -25,6 +29,7 @@ const priceFeed = Layer.effect(
   SimulationState.useSync((sim) => ({
     priceUsd: (symbol) => Effect.sync(() => new MoneyDecimal(sim.market.priceUsd(symbol))),
     stats: (symbol, network) => Effect.sync(() => sim.market.stats(symbol, network)),
+    hourlyVolumes: (symbol) => Effect.sync(() => sim.market.hourlyVolumes(symbol)),
     candles: (symbol, timeframe, fromMs, toMs, network) =>
       Effect.sync(() => sim.market.candles(symbol, timeframe, fromMs, toMs, network)),
     trending: (network) => Effect.sync(() => sim.market.trending(network)),
@@ -72,10 +77,48 @@ const secretHasher = Layer.succeed(SecretHasher, {
   sha256Hex: (secret) => bytesToHex(sha256(new TextEncoder().encode(secret)))
 })
 
+/**
+ * Every notification goes to the outbox; one whose channel the deployment configured also leaves
+ * on it (`ChannelTransport`), with retries on the market clock, and its outbox item follows.
+ */
 const notifier = Layer.effect(
   Notifier,
+  Effect.gen(function*() {
+    const sim = yield* SimulationState
+    const transport = yield* ChannelTransport
+    const clock = yield* MarketClock
+    const timer = yield* MarketTimer
+    return {
+      send: (notification) =>
+        Effect.suspend(() => {
+          if (!transport.configured(notification.channel)) {
+            sim.notify(notification, "recorded")
+            return Effect.void
+          }
+          const index = sim.notify(notification, "pending")
+          return deliverWithRetries({
+            attempt: () => Effect.as(transport.send(notification), undefined),
+            delaysMs: notificationRetryDelaysMs,
+            report: (report) =>
+              Effect.sync(() => {
+                if (report._tag === "Started") return
+                const status = report._tag === "Succeeded"
+                  ? "sent"
+                  : report.nextAttemptAt === null
+                  ? "failed"
+                  : "pending"
+                sim.updateNotification(index, status, report.attempt)
+              })
+          }).pipe(Effect.provideService(MarketClock, clock), Effect.provideService(MarketTimer, timer))
+        })
+    }
+  })
+)
+
+const timer = Layer.effect(
+  MarketTimer,
   SimulationState.useSync((sim) => ({
-    send: (notification) => Effect.sync(() => sim.notify(notification))
+    schedule: (atMs, task) => Effect.sync(() => sim.defer(atMs, task))
   }))
 )
 
@@ -100,17 +143,22 @@ const clock = Layer.effect(
   SimulationState.useSync((sim) => ({ now: Effect.sync(() => sim.now) }))
 )
 
-/** Every port the simulation implements, and the test-key environment; requires `SimulationState`. */
-export const layerPorts = Layer.mergeAll(
-  priceFeed,
-  chain,
-  wallets,
-  orderSigner,
-  notifier,
-  domainEvents,
-  ids,
-  clock,
-  secretHasher,
-  // Keys created on the simulator are test keys: `sd_test_…`.
-  Layer.succeed(ApiKeyEnvironment, "test")
+/**
+ * Every port the simulation implements, and the test-key environment; requires `SimulationState`
+ * and the real channels the deployment configured (`ChannelTransport`).
+ */
+export const layerPorts = notifier.pipe(
+  Layer.provideMerge(Layer.mergeAll(
+    priceFeed,
+    chain,
+    wallets,
+    orderSigner,
+    domainEvents,
+    ids,
+    clock,
+    timer,
+    secretHasher,
+    // Keys created on the simulator are test keys: `sd_test_…`.
+    Layer.succeed(ApiKeyEnvironment, "test")
+  ))
 )

@@ -14,12 +14,13 @@ import {
   type Network,
   networks,
   type Notification,
+  type ObservedPrices,
   parseAmount,
   tokenOf,
   type TradeEvent,
   TRENDING_RECALCULATION_INTERVAL_MS
 } from "@swapdesk/core"
-import { Result } from "effect"
+import { type Effect, Result } from "effect"
 import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "./chain/NetworkParams.ts"
 import { WalletBook, type WalletSpec } from "./chain/WalletBook.ts"
@@ -33,9 +34,18 @@ import { Scheduler } from "./Scheduler.ts"
 
 const TICK_MS = 1_000
 
+/**
+ * Where a notification stands: `recorded` when no real channel is configured for it, `pending`
+ * while a real channel's attempts go on, then `sent`, or `failed` after the last attempt.
+ */
+export type NotificationStatus = "recorded" | "pending" | "sent" | "failed"
+
 /** A notification as the outbox records it. */
 export interface SentNotification extends Notification {
   readonly sentAt: string
+  readonly status: NotificationStatus
+  /** Attempts made on the real channel (0 when recorded only). */
+  readonly attempts: number
 }
 
 /** What the domain must hear after one step. */
@@ -45,6 +55,7 @@ export type StepReport =
     readonly _tag: "Trades"
     readonly events: ReadonlyArray<{ readonly tradeId: string; readonly event: TradeEvent }>
   }
+  | { readonly _tag: "Due"; readonly tasks: ReadonlyArray<Effect.Effect<void>> }
 
 const mergeTokenParams = (scenario: ScenarioFile): ReadonlyArray<TokenMarketParams> =>
   defaultMarketParams.map((params) => {
@@ -113,7 +124,10 @@ export class Simulation {
   readonly outbox: Array<SentNotification> = []
   private readonly agenda = new Scheduler<() => void>()
   private readonly emitted: Array<{ tradeId: string; event: TradeEvent }> = []
+  private readonly due: Array<Effect.Effect<void>> = []
   private readonly idStream: Prng
+  /** The market's live prices, handed to the domain with every observation. */
+  private readonly prices: ObservedPrices = { priceUsd: (symbol) => this.market.priceUsd(symbol) }
   private clockMs: number
   private nextTickMs: number
   private nextTrendingMs: number
@@ -166,7 +180,9 @@ export class Simulation {
       const due = this.agenda.popDue(actionAt)!
       this.clockMs = due.at
       due.action()
-      return { _tag: "Trades", events: this.emitted.splice(0) }
+      return this.due.length > 0
+        ? { _tag: "Due", tasks: this.due.splice(0) }
+        : { _tag: "Trades", events: this.emitted.splice(0) }
     }
     if (this.nextTickMs > until) return undefined
     const at = this.nextTickMs
@@ -177,7 +193,7 @@ export class Simulation {
       this.market.recomputeTrending(at)
       this.nextTrendingMs += TRENDING_RECALCULATION_INTERVAL_MS
     }
-    return { _tag: "Market", observation: { at, swaps } }
+    return { _tag: "Market", observation: { at, swaps, prices: this.prices } }
   }
 
   /** Moves the clock to `until` once every step due by then has run. */
@@ -189,7 +205,7 @@ export class Simulation {
   setPrice(symbol: string, priceUsd: number): MarketObservation {
     this.market.setPrice(symbol, priceUsd, this.clockMs)
     this.log.append(this.clockMs, "price.set", { token: symbol, price: priceUsd })
-    return { at: this.clockMs, swaps: [] }
+    return { at: this.clockMs, swaps: [], prices: this.prices }
   }
 
   /** A whale swap of `valueUsd` (a buy) happens now. */
@@ -197,17 +213,30 @@ export class Simulation {
     const swap: MarketSwap = { at: this.clockMs, symbol, network, side: "buy", valueUsd }
     this.market.applySwap(swap)
     this.log.append(this.clockMs, "whale.swap", { token: symbol, network, valueUsd })
-    return { at: this.clockMs, swaps: [swap] }
+    return { at: this.clockMs, swaps: [swap], prices: this.prices }
   }
 
   injectFault(network: Network, kind: FaultKind, durationMs: number): void {
     this.chain.injectFault(network, kind, durationMs, this.clockMs)
   }
 
-  notify(notification: Notification): void {
+  /** Records a notification in the outbox; answers its index there, for `updateNotification`. */
+  notify(notification: Notification, status: "recorded" | "pending"): number {
     const sentAt = new Date(this.clockMs).toISOString()
-    this.outbox.push({ ...notification, sentAt })
+    this.outbox.push({ ...notification, sentAt, status, attempts: 0 })
     this.log.append(this.clockMs, "notification.sent", { ...notification })
+    return this.outbox.length - 1
+  }
+
+  /** A real channel's attempt ended: the outbox item says how many were made and where it stands. */
+  updateNotification(index: number, status: NotificationStatus, attempts: number): void {
+    const item = this.outbox[index]
+    if (item !== undefined) this.outbox[index] = { ...item, status, attempts }
+  }
+
+  /** Runs `task` once market time reaches `atMs`: `step` hands it over as a `Due` report. */
+  defer(atMs: number, task: Effect.Effect<void>): void {
+    this.agenda.schedule(Math.max(atMs, this.clockMs), () => void this.due.push(task))
   }
 
   /** A fresh id of the kind, from the seed's id stream. */

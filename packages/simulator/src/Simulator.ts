@@ -4,7 +4,14 @@
  * control service. What the standalone server runs, and what a test of a trading system can run
  * in-process without HTTP.
  */
-import { AccountRepository, DomainLive, layerMemoryRepositories, noNotifications } from "@swapdesk/core"
+import {
+  AccountRepository,
+  ChannelTransport,
+  DomainLive,
+  layerMemoryRepositories,
+  noNotifications,
+  WebhookTransport
+} from "@swapdesk/core"
 import { Effect, Layer } from "effect"
 import { layerPorts } from "./Ports.ts"
 import type { ScenarioFile } from "./Scenario.ts"
@@ -24,14 +31,22 @@ const seedAccounts = (scenario: ScenarioFile) =>
     }
   }))
 
+/** The real channels and the webhook sender a simulated deployment uses. */
+export type SimulatorAdapters = Layer.Layer<ChannelTransport | WebhookTransport>
+
+/** No network at all: notifications are recorded in the outbox only, webhook attempts fail. */
+export const noAdapters: SimulatorAdapters = Layer.merge(ChannelTransport.layerNone, WebhookTransport.layerNone)
+
 /**
  * Everything a scenario runs on: `SimulationState`, the ports, the repositories, the use cases
- * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. API keys are not
- * seeded here: hashing them is the HTTP layer's concern.
+ * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. `adapters`
+ * are the real channels and the webhook sender (by default none: nothing leaves the process). API
+ * keys are not seeded here: hashing them is the HTTP layer's concern.
  */
-export const layerSimulator = (scenario: ScenarioFile) => {
+export const layerSimulator = (scenario: ScenarioFile, adapters: SimulatorAdapters = noAdapters) => {
   const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
-    Layer.provideMerge(SimulationState.layer(scenario))
+    Layer.provideMerge(SimulationState.layer(scenario)),
+    Layer.provideMerge(adapters)
   )
   const seeded = seedAccounts(scenario).pipe(Layer.provideMerge(world))
   const domain = DomainLive.pipe(Layer.provideMerge(seeded))

@@ -46,8 +46,11 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
             if (report === undefined) break
             if (report._tag === "Market") {
               yield* reactor.onMarket(report.observation)
-            } else {
+            } else if (report._tag === "Trades") {
               for (const { event, tradeId } of report.events) yield* reactor.onTradeEvent(tradeId, event)
+            } else {
+              // Deferred work (a delivery's next attempt) runs beside the market, never holding it.
+              for (const task of report.tasks) yield* Effect.forkDetach(task)
             }
           }
           sim.settle(until)

@@ -6,6 +6,7 @@
 import { queryParseOptions } from "@swapdesk/core"
 import { HttpApi, OpenApi } from "effect/http-api"
 import { VERSION } from "../Version.ts"
+import { NotificationsApi, WebhooksApi } from "./AccountApi.ts"
 import { AlertsApi } from "./AlertsApi.ts"
 import { ApiKeysApi } from "./ApiKeysApi.ts"
 import { documentExamples } from "./Examples.ts"
@@ -27,6 +28,8 @@ const contract = HttpApi.make("swapdesk")
   .add(OrdersApi)
   .add(PortfolioApi)
   .add(ApiKeysApi)
+  .add(NotificationsApi)
+  .add(WebhooksApi)
   .middleware(RequestValidation)
   .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error", errors: "all" })
   // Every bad query parameter is its own detail, as for bodies; unknown ones are ignored.

@@ -60,7 +60,11 @@ export const OutboxView = Schema.Struct({
     to: Schema.String,
     alertId: Schema.String,
     message: Schema.String,
-    sentAt: IsoDateTime
+    sentAt: IsoDateTime,
+    /** `recorded` (no real channel configured), `pending` (attempts go on), `sent`, or `failed` after the last attempt. */
+    status: Schema.Literals(["recorded", "pending", "sent", "failed"]),
+    /** Attempts made on the real channel. */
+    attempts: Schema.Int
   }))
 })
 export const EventsView = Schema.Struct({
@@ -137,7 +141,7 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
   .add(
     HttpApiEndpoint.get("outbox", "/v1/sim/outbox", { success: Envelope(OutboxView) }).annotate(
       OpenApi.Summary,
-      "Every notification sent"
+      "Every notification, with its delivery status and attempts"
     )
   )
   .add(

@@ -289,6 +289,14 @@ export class MarketEngine {
   }
 
   /**
+   * The token's rolling 1 h volume and its average hourly volume over the 24 h before, as `stats`
+   * has them, without the rest of `stats`: what a volume alert compares at each whole minute.
+   */
+  hourlyVolumes(symbol: string): { readonly volume1hUsd: number; readonly averageHourlyVolume24hUsd: number } {
+    return this.statistics.hourlyVolumes(this.token(symbol), this.currentBucket)
+  }
+
+  /**
    * Candles whose open time lies in `[fromMs, toMs)`, aligned to UTC multiples of the timeframe,
    * oldest first, from the start of history up to the current (partial) period. A period without
    * trades (on the network, when one is given) is flat at the previous close with volume 0.

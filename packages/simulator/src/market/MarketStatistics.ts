@@ -131,6 +131,15 @@ export class MarketStatistics {
     return (this.processes.price[process]! / then - 1) * 100
   }
 
+  /** Token `t`'s rolling 1 h volume and its average hourly volume over the 24 h before, at minute `bucket`. */
+  hourlyVolumes(
+    t: number,
+    bucket: number
+  ): { readonly volume1hUsd: number; readonly averageHourlyVolume24hUsd: number } {
+    const sums = this.windowSums(this.pairs.scope(t, undefined), bucket, emptySums())
+    return { volume1hUsd: sums.volume1h, averageHourlyVolume24hUsd: sums.averageHourly }
+  }
+
   /** The window sums of a scope as of bucket `current`. */
   windowSums(pairs: ReadonlyArray<number>, current: number, into: WindowSums): WindowSums {
     const store = this.store
