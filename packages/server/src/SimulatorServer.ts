@@ -1,6 +1,7 @@
 /**
- * The standalone server's world: the contract and the `/v1/sim` routes on a simulation built from
- * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
+ * The standalone server's world: the contract, the `/v1/sim` routes and the trading interface
+ * (`@swapdesk/web`, at `/`) on a simulation built from a scenario, with in-memory repositories
+ * seeded from it. In realtime mode a driver moves the
  * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
  */
 import { ApiKeyRepository, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
@@ -14,6 +15,7 @@ import {
   serveApi
 } from "@swapdesk/http"
 import { layerSimulator, type ScenarioFile, SimulationState, SimulatorControl } from "@swapdesk/simulator"
+import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
@@ -66,12 +68,15 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
 
-/** Everything the standalone server runs on a scenario; provide an HTTP server to serve it. */
+/**
+ * Everything the standalone server runs on a scenario, the trading interface at `/` included;
+ * provide an HTTP server to serve it.
+ */
 export const simulatorApp = (scenario: ScenarioFile) => {
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
-  return serveApi(SimulatorBackedApi).pipe(
+  return Layer.merge(serveApi(SimulatorBackedApi), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),

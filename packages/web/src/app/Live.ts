@@ -1,0 +1,57 @@
+/**
+ * Polling that keeps the screens live without reloading, inside the key's rate limit: a poll is
+ * skipped while a `429`'s `Retry-After` runs, and while the last `RateLimit-Remaining` is below a
+ * fifth of `RateLimit-Limit` (the rest is kept for what the user does), until `RateLimit-Reset`.
+ * Polls also wait while the page is hidden.
+ */
+import { signal } from "@preact/signals"
+import { useEffect, useRef } from "preact/hooks"
+import { pausedUntil, rateLimit } from "./api/Api.ts"
+
+/** Why live updates are held back, for the status line; null while they run. */
+export const liveHeldBack = signal<string | null>(null)
+
+/** Whether a background poll may spend a request now. */
+export const mayPoll = (now = Date.now()): boolean => {
+  if (now < pausedUntil.value) {
+    liveHeldBack.value = `Rate limited: live updates resume in ${Math.ceil((pausedUntil.value - now) / 1000)} s`
+    return false
+  }
+  const budget = rateLimit.value
+  if (budget !== null && now < budget.resetAt && budget.remaining < budget.limit / 5) {
+    liveHeldBack.value = `Saving the rate limit: live updates resume in ${Math.ceil((budget.resetAt - now) / 1000)} s`
+    return false
+  }
+  liveHeldBack.value = null
+  return !document.hidden
+}
+
+/**
+ * Runs `task` now and then every `intervalMs` while the component is mounted, when `mayPoll`
+ * allows; a new `deps` value restarts it. `task` is the latest one passed, so it sees fresh state.
+ */
+export const usePoll = (task: () => Promise<unknown>, intervalMs: number, deps: ReadonlyArray<unknown>) => {
+  const latest = useRef(task)
+  latest.current = task
+  useEffect(() => {
+    let stopped = false
+    let running = false
+    const tick = async (first: boolean) => {
+      if (stopped || running || (!first && !mayPoll())) return
+      running = true
+      try {
+        await latest.current()
+      } catch {
+        // The task shows its own error; the next tick tries again.
+      } finally {
+        running = false
+      }
+    }
+    void tick(true)
+    const timer = setInterval(() => void tick(false), intervalMs)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+    }
+  }, deps)
+}
