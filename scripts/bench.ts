@@ -9,8 +9,9 @@ import { availableParallelism, cpus } from "node:os"
 import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
+import { runWebBench } from "./bench/web.ts"
 
-const usage = "usage: pnpm bench [simulator|http] [--runs N] [--seconds N] [--rounds N]"
+const usage = "usage: pnpm bench [simulator|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -45,7 +46,8 @@ const benchmarks = {
       ...defaultHttpOptions,
       durationSeconds: options.get("seconds") ?? defaultHttpOptions.durationSeconds,
       rounds: options.get("rounds") ?? defaultHttpOptions.rounds
-    })
+    }),
+  web: () => runWebBench({ loads: options.get("loads") ?? 5 })
 } satisfies Record<string, () => Promise<BenchResult>>
 
 type Name = keyof typeof benchmarks
@@ -54,13 +56,15 @@ const isName = (name: string): name is Name => Object.hasOwn(benchmarks, name)
 
 const unknown = [
   ...parsed.names.filter((name) => !isName(name)),
-  ...[...options.keys()].filter((key) => !["runs", "seconds", "rounds"].includes(key)).map((key) => `--${key}`)
+  ...[...options.keys()].filter((key) => !["runs", "seconds", "rounds", "loads"].includes(key)).map((key) => `--${key}`)
 ]
 if (unknown.length > 0) {
   console.error(`unknown: ${unknown.join(", ")}\n${usage}`)
   process.exit(2)
 }
-const names: ReadonlyArray<Name> = parsed.names.length === 0 ? ["simulator", "http"] : parsed.names.filter(isName)
+const names: ReadonlyArray<Name> = parsed.names.length === 0
+  ? ["simulator", "http", "web"]
+  : parsed.names.filter(isName)
 
 const started = performance.now()
 const results: Array<BenchResult> = []

@@ -11,6 +11,7 @@ import {
   demoKeys,
   goTo,
   launchBrowser,
+  manualScenario,
   openPage,
   type RunningServer,
   screenshot,
@@ -251,6 +252,39 @@ describe("the trading interface", () => {
     await screenshot(page, "alerts-empty-1280")
     expect(problems).toEqual([])
     await close()
+  })
+
+  it("reads the rate limit, and holds live updates back for Retry-After after a 429", async () => {
+    const limited = await startServer({ ...manualScenario, rateLimits: { free: 8 } })
+    const opened = await openPage(browser, `${limited.url}/`)
+    const { page } = opened
+    try {
+      await signIn(page, demoKeys.freeAll)
+      await page.getByText(/Live · \d+ of 8 requests left this minute/).waitFor()
+      // Each search spends two requests (price and chart): the budget runs out.
+      const search = page.getByLabel("Token (symbol or contract address)")
+      const refused = page.getByRole("alert").filter({ hasText: "RATE_LIMITED" }).first()
+      for (const token of ["ETH", "BONK", "JUP", "USDC", "WBTC", "ARB", "ETH", "BONK"]) {
+        if (await refused.isVisible()) break
+        await search.fill(token)
+        await page.getByRole("button", { name: "Search" }).click()
+        await page.getByRole("heading", { name: `Price of ${token}` }).or(refused).first().waitFor()
+        await page.waitForLoadState("networkidle")
+      }
+      await refused.waitFor()
+      await page.getByText(/Rate limited: live updates resume in \d+ s/).waitFor()
+      await screenshot(page, "market-rate-limited-1280")
+      // While the pause runs, the page sends nothing on its own.
+      const sent: Array<string> = []
+      page.on("request", (request) => {
+        if (request.url().includes("/v1/")) sent.push(request.url())
+      })
+      await page.waitForTimeout(6_000)
+      expect(sent).toEqual([])
+    } finally {
+      await opened.close()
+      await limited.stop()
+    }
   })
 
   it("fits a 390 px wide screen, by keyboard, with no serious accessibility violation", async () => {

@@ -6,7 +6,8 @@
 import { useSignal } from "@preact/signals"
 import { useEffect } from "preact/hooks"
 import { apiKey, rateLimit } from "./api/Api.ts"
-import { liveHeldBack } from "./Live.ts"
+import { wallNow } from "./Clock.ts"
+import { heldBack } from "./Live.ts"
 import { AccountScreen } from "./screens/AccountScreen.tsx"
 import { AlertsScreen } from "./screens/AlertsScreen.tsx"
 import { HistoryScreen } from "./screens/HistoryScreen.tsx"
@@ -46,7 +47,7 @@ export const screens: ReadonlyArray<Screen> = [
 const currentPath = () => location.hash.replace(/^#\/?/, "").split("?")[0] || "market"
 
 const RateLine = () => {
-  const held = liveHeldBack.value
+  const held = heldBack(wallNow.value)
   const budget = rateLimit.value
   return (
     <p class="rate" aria-live="polite">

@@ -4,27 +4,23 @@
  * fifth of `RateLimit-Limit` (the rest is kept for what the user does), until `RateLimit-Reset`.
  * Polls also wait while the page is hidden.
  */
-import { signal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
 import { pausedUntil, rateLimit } from "./api/Api.ts"
 
-/** Why live updates are held back, for the status line; null while they run. */
-export const liveHeldBack = signal<string | null>(null)
-
-/** Whether a background poll may spend a request now. */
-export const mayPoll = (now = Date.now()): boolean => {
+/** Why live updates are held back at `now` (wall-clock ms), or null while they may run. */
+export const heldBack = (now: number): string | null => {
   if (now < pausedUntil.value) {
-    liveHeldBack.value = `Rate limited: live updates resume in ${Math.ceil((pausedUntil.value - now) / 1000)} s`
-    return false
+    return `Rate limited: live updates resume in ${Math.ceil((pausedUntil.value - now) / 1000)} s`
   }
   const budget = rateLimit.value
   if (budget !== null && now < budget.resetAt && budget.remaining < budget.limit / 5) {
-    liveHeldBack.value = `Saving the rate limit: live updates resume in ${Math.ceil((budget.resetAt - now) / 1000)} s`
-    return false
+    return `Saving the rate limit: live updates resume in ${Math.ceil((budget.resetAt - now) / 1000)} s`
   }
-  liveHeldBack.value = null
-  return !document.hidden
+  return null
 }
+
+/** Whether a background poll may spend a request now. */
+export const mayPoll = (now = Date.now()): boolean => heldBack(now) === null && !document.hidden
 
 /**
  * Runs `task` now and then every `intervalMs` while the component is mounted, when `mayPoll`

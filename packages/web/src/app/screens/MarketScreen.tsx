@@ -5,6 +5,7 @@
  * The price, the chart's last candle and the ranking refresh on their own.
  */
 import { useSignal } from "@preact/signals"
+import { useEffect } from "preact/hooks"
 import { get } from "../api/Api.ts"
 import {
   type Chart,
@@ -60,6 +61,10 @@ export const MarketScreen = () => {
   const record = useResource<MarketRecord>()
   const chart = useResource<Chart>()
   const trending = useResource<Trending>()
+
+  // Another token or series: the figures on screen no longer answer the question, so they go.
+  useEffect(() => record.set(undefined), [token.value, currency.value, network.value])
+  useEffect(() => chart.set(undefined), [token.value, timeframe.value, currency.value, network.value, range.value])
 
   usePoll(
     () =>
@@ -189,6 +194,7 @@ export const MarketScreen = () => {
           ? <Empty>No candles in this range. Choose another range, or Latest.</Empty>
           : (
             <CandleChart
+              key={`${chart.data.token}|${chart.data.timeframe}|${chart.data.currency}`}
               candles={chart.data.candles}
               currency={chart.data.currency}
               label={`${chart.data.token} ${chart.data.timeframe} candles in ${chart.data.currency}`}
