@@ -1,9 +1,11 @@
 /**
- * `pnpm bench [simulator|http] [--runs N] [--seconds N] [--rounds N]`: the simulator benchmark
- * (median of `--runs`, default 3), then the HTTP benchmark (`--seconds` per target per round,
- * default 8, over `--rounds`, default 2), or only the one named, and one summary table. Targets print PASS or MISS for information; the exit code is 0
- * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
- * read the figures, and what a profile of the server showed: docs/performance.md.
+ * `pnpm bench [simulator|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]`: the simulator
+ * benchmark (median of `--runs`, default 3), the HTTP benchmark (`--seconds` per target per round,
+ * default 8, over `--rounds`, default 2) and the interface's budget in headless Chromium (medians
+ * of `--loads` page loads, default 5), or only those named, and one summary table. Targets print
+ * PASS or MISS for information; the exit code is 0 whatever they say, because on a shared, noisy
+ * machine a timing is evidence, not a verdict. How to read the figures, and what a profile of the
+ * server showed: docs/performance.md.
  */
 import { availableParallelism, cpus } from "node:os"
 import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"

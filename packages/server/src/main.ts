@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
- * The standalone server: `pnpm start`. Serves the contract and the simulator's control routes on
- * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`. On SIGINT
- * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
- * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
- * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
- * contract's error envelope too (`ClientErrors.ts`).
+ * The standalone server: `pnpm start`. Serves the contract, the simulator's control routes and the
+ * trading interface (at `/`) on the scenario in `SCENARIO` (the built-in demo scenario when unset),
+ * at `HOST`:`PORT`. On SIGINT or SIGTERM it stops accepting connections, lets requests in flight
+ * finish, and exits 0. A setting it cannot start with (a bad `PORT`, a scenario it cannot read or
+ * decode, an address it cannot listen on) is named in one message, and it exits 1. Requests Node's
+ * HTTP parser refuses get the contract's error envelope too (`ClientErrors.ts`).
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
@@ -93,7 +93,9 @@ const program = Effect.gen(function*() {
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
-    console.log(`swapdesk listening on ${address} (simulator: ${label}); API docs at ${address}/docs`)
+    console.log(
+      `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
+    )
   }))
   const nodeServer = createServer()
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })

@@ -139,6 +139,17 @@ const Deliveries = ({ webhook }: { readonly webhook: Webhook }) => {
   )
 }
 
+/** The delivery log behind a disclosure, read (and kept live) only while it is open. */
+const DeliveryLog = ({ webhook }: { readonly webhook: Webhook }) => {
+  const open = useSignal(false)
+  return (
+    <details onToggle={(event) => (open.value = (event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Delivery log</summary>
+      {open.value ? <Deliveries webhook={webhook} /> : null}
+    </details>
+  )
+}
+
 const Webhooks = () => {
   const webhooks = useResource<{ readonly total: number; readonly webhooks: ReadonlyArray<Webhook> }>()
   const url = useSignal("")
@@ -202,10 +213,7 @@ const Webhooks = () => {
                   Delete
                 </button>
               </div>
-              <details>
-                <summary>Delivery log</summary>
-                <Deliveries webhook={webhook} />
-              </details>
+              <DeliveryLog webhook={webhook} />
             </li>
           ))}
         </ul>

@@ -89,7 +89,7 @@ export const HistoryScreen = () => {
           : (
             <>
               <TableScroller label={"Trades table"}>
-                <table>
+                <table class="cards">
                   <caption class="visually-hidden">Trades, newest first</caption>
                   <thead>
                     <tr>
@@ -104,14 +104,14 @@ export const HistoryScreen = () => {
                   <tbody>
                     {data.trades.map((trade) => (
                       <tr key={trade.id}>
-                        <td>{time(trade.createdAt)}</td>
-                        <td><span class={`badge ${trade.status}`}>{trade.status}</span></td>
-                        <td>
+                        <td data-label="Submitted">{time(trade.createdAt)}</td>
+                        <td data-label="Status"><span class={`badge ${trade.status}`}>{trade.status}</span></td>
+                        <td data-label="Swap">
                           {trade.amountIn} {trade.tokenIn} → {trade.tokenOut}
                         </td>
-                        <td class="num">{trade.amountOut === undefined ? "—" : `${trade.amountOut} ${trade.tokenOut}`}</td>
-                        <td>{trade.network}</td>
-                        <td title={trade.txHash}>{trade.txHash === undefined ? "not broadcast" : short(trade.txHash)}</td>
+                        <td class="num" data-label="Received">{trade.amountOut === undefined ? "—" : `${trade.amountOut} ${trade.tokenOut}`}</td>
+                        <td data-label="Network">{trade.network}</td>
+                        <td data-label="Transaction" title={trade.txHash}>{trade.txHash === undefined ? "not broadcast" : short(trade.txHash)}</td>
                       </tr>
                     ))}
                   </tbody>
