@@ -1,8 +1,8 @@
 /**
  * The standalone server's world: the contract, the `/v1/sim` routes and the trading interface
  * (`@swapdesk/web`, at `/`) on a simulation built from a scenario, with in-memory repositories
- * seeded from it. In realtime mode a driver moves the
- * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
+ * seeded from it. In realtime mode a driver moves the market clock with the wall clock; in manual
+ * mode nothing moves until `/v1/sim/clock/advance`.
  */
 import { ApiKeyRepository, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
 import {

@@ -2,8 +2,9 @@
 // tests do (the standalone server on a manual-clock copy of the demo scenario, Debian's Chromium,
 // roles and accessible names, effects read back through the API): a limit order placed by price
 // fills after a price move, another is cancelled, each shows its signer and signature; an API key
-// is created (its secret shown once) and revoked (then refused); notification settings are saved;
-// a webhook is created with its secret shown once; the portfolio shows holdings and performance.
+// is created (its secret shown once and working) and revoked (then refused); a webhook is created
+// with its secret shown once; notification settings are saved; the portfolio shows its holdings
+// and its performance per range.
 // Each screen passes axe-core with no serious or critical violation at 1280 and 390 px.
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -60,7 +61,7 @@ describe("the account screens", () => {
     const cancelling = await placeOrder(page, "1000")
     const list = page.getByRole("list", { name: "Orders" })
     const fillingRow = list.getByRole("listitem").filter({ hasText: "at least 150 USDC" })
-    await fillingRow.getByText("Signature").click()
+    await fillingRow.locator("summary", { hasText: "Signature" }).click()
     await fillingRow.getByText(filling.signer).waitFor()
     await fillingRow.getByText(filling.signature).waitFor()
     expect(await seriousViolations(page)).toEqual([])
@@ -72,7 +73,7 @@ describe("the account screens", () => {
 
     await api(server, "PUT", "/sim/prices/SOL", undefined, { price: 200 })
     await api(server, "POST", "/sim/clock/advance", undefined, { ms: 60_000 })
-    await fillingRow.getByText("filled").waitFor()
+    await fillingRow.getByText("filled", { exact: true }).waitFor()
     expect((await api(server, "GET", `/orders/${filling.id}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
     expect(problems).toEqual([])
     await close()
@@ -88,24 +89,35 @@ describe("the account screens", () => {
     const secret = await page.locator("[data-secret]").textContent()
     expect(secret).toMatch(/^sd_test_[0-9A-Za-z]{40}$/)
     expect((await api(server, "GET", "/trades?limit=1", secret!)).status).toBe(200)
-    await page.getByRole("button", { name: "Copy new api key" }).waitFor()
+    await page.getByRole("button", { name: "Copy API key" }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "account-1280")
 
     await page.getByRole("button", { name: "Revoke key reporting bot" }).click()
     await page.getByRole("list", { name: "API keys" }).getByText("reporting bot").waitFor({ state: "detached" })
     expect((await api(server, "GET", "/trades?limit=1", secret!)).status).toBe(401)
-
-    const hooks = page.getByRole("form", { name: "Create webhook" })
-    await hooks.getByLabel("Webhook URL").fill("http://127.0.0.1:9/hooks")
-    await hooks.getByRole("button", { name: "Create webhook" }).click()
-    expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/)
-    await page.getByRole("list", { name: "Webhooks" }).getByText("http://127.0.0.1:9/hooks").waitFor()
     expect(problems).toEqual([])
     await close()
   })
 
-  it("saves notification settings and shows the portfolio", async () => {
+  it("creates a webhook, shows its signing secret once, and lists it", async () => {
+    const { page, problems, close } = await signedIn(demoKeys.proAll)
+    await goTo(page, "Account")
+    const hooks = page.getByRole("form", { name: "Create webhook" })
+    await hooks.getByLabel("Webhook URL").fill("http://127.0.0.1:9/hooks")
+    await hooks.getByRole("button", { name: "Create webhook" }).click()
+    expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/)
+    await page.getByRole("button", { name: "Copy signing secret" }).waitFor()
+    await page.getByRole("list", { name: "Webhooks" }).getByText("http://127.0.0.1:9/hooks").waitFor()
+    const listed = (await api(server, "GET", "/webhooks", demoKeys.proAll)).body.data.webhooks
+    expect(listed.some((webhook: any) => webhook.url === "http://127.0.0.1:9/hooks")).toBe(true)
+    await page.getByText("Delivery log").first().click()
+    await page.getByText("No deliveries yet.").first().waitFor()
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("saves notification settings", async () => {
     const { page, problems, close } = await signedIn(demoKeys.proAll)
     await goTo(page, "Alerts")
     const settings = page.getByRole("form", { name: "Notification settings" })
@@ -115,12 +127,20 @@ describe("the account screens", () => {
     expect((await api(server, "GET", "/account/notifications", demoKeys.proAll)).body.data.email).toBe(
       "desk@example.com"
     )
+    expect(problems).toEqual([])
+    await close()
+  })
 
+  it("shows the portfolio: value, holdings and the performance chart per range", async () => {
+    const { page, problems, close } = await signedIn(demoKeys.proAll)
     await goTo(page, "Portfolio")
     await page.getByRole("table", { name: "Holdings by value" }).waitFor()
     await page.getByRole("img", { name: /Portfolio value over 7d/ }).waitFor()
     await page.getByRole("group", { name: "Performance range" }).getByRole("button", { name: "30d" }).click()
     await page.getByRole("img", { name: /Portfolio value over 30d/ }).waitFor()
+    const portfolio = (await api(server, "GET", "/portfolio?range=30d", demoKeys.proAll)).body.data
+    const holdings = page.getByRole("table", { name: "Holdings by value" }).getByRole("row")
+    expect(await holdings.count()).toBe(portfolio.holdings.length + 1)
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "portfolio-1280")
     expect(problems).toEqual([])

@@ -59,7 +59,7 @@ const ApiKeys = () => {
         <button type="submit">Create key</button>
       </form>
       <ErrorBox error={error.value} title="Key not created" />
-      {created.value?.key === undefined ? null : <Secret label="New API key" value={created.value.key} />}
+      {created.value?.key === undefined ? null : <Secret label="New API key" copyLabel="Copy API key" value={created.value.key} />}
       <ErrorBox error={keys.error} />
       {keys.data === undefined ? (keys.error === null ? <Loading what="API keys" /> : null) : keys.data.keys.length === 0 ? <Empty>No keys.</Empty> : (
         <ul class="list" aria-label="API keys">
@@ -186,7 +186,7 @@ const Webhooks = () => {
         <button type="submit">Create webhook</button>
       </form>
       <ErrorBox error={error.value} title="Webhook not created" />
-      {created.value?.secret === undefined ? null : <Secret label="Signing secret" value={created.value.secret} />}
+      {created.value?.secret === undefined ? null : <Secret label="Signing secret" copyLabel="Copy signing secret" value={created.value.secret} />}
       <ErrorBox error={webhooks.error} />
       {webhooks.data === undefined ? (webhooks.error === null ? <Loading what="webhooks" /> : null) : webhooks.data.webhooks.length === 0 ? <Empty>No webhooks.</Empty> : (
         <ul class="list" aria-label="Webhooks">

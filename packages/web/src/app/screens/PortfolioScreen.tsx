@@ -90,7 +90,7 @@ export const PortfolioScreen = () => {
             )}
           </Section>
           <Section title="Wallets">
-            <ul class="list">
+            <ul class="list" aria-label="Wallets">
               {data.wallets.map((wallet) => (
                 <li key={wallet.network} class="row">
                   <span>{wallet.network} <code title={wallet.address}>{short(wallet.address)}</code></span>

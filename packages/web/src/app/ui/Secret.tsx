@@ -1,7 +1,9 @@
 /** A secret the server shows once: displayed with a copy button and a warning that it will not be shown again. */
 import { useSignal } from "@preact/signals"
 
-export const Secret = ({ label, value }: { readonly label: string; readonly value: string }) => {
+export const Secret = (
+  { label, copyLabel, value }: { readonly label: string; readonly copyLabel: string; readonly value: string }
+) => {
   const copied = useSignal(false)
   return (
     <div class="secret" role="status">
@@ -17,7 +19,7 @@ export const Secret = ({ label, value }: { readonly label: string; readonly valu
           copied.value = true
         }}
       >
-        {copied.value ? "Copied" : `Copy ${label.toLowerCase()}`}
+        {copied.value ? "Copied" : copyLabel}
       </button>
     </div>
   )
