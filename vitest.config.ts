@@ -5,6 +5,7 @@ const endToEnd = "packages/server/test/**/*.test.ts"
 
 export default defineConfig({
   test: {
+    globalSetup: ["packages/web/test/buildInterface.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

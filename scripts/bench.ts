@@ -1,10 +1,11 @@
 /**
- * `pnpm bench [alerts|simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]`:
+ * `pnpm bench [alerts|simulator|history|orders|keys|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
  * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
  * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
- * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), then the HTTP benchmark
- * (`--seconds` per target per round,
- * default 8, over `--rounds`, default 2), or only the one named, and one summary table. Targets print PASS or MISS for information; the exit code is 0
+ * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), the HTTP benchmark
+ * (`--seconds` per target per round, default 8, over `--rounds`, default 2) and the interface's
+ * budget in headless Chromium (medians of `--loads` page loads, default 5), or only those named,
+ * and one summary table. Targets print PASS or MISS for information; the exit code is 0
  * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
  * read the figures, and what a profile of the server showed: docs/performance.md.
  */
@@ -16,8 +17,10 @@ import { runKeysBench } from "./bench/keys.ts"
 import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
+import { runWebBench } from "./bench/web.ts"
 
-const usage = "usage: pnpm bench [alerts|simulator|history|orders|keys|http] [--runs N] [--seconds N] [--rounds N]"
+const usage =
+  "usage: pnpm bench [alerts|simulator|history|orders|keys|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -56,7 +59,8 @@ const benchmarks = {
       ...defaultHttpOptions,
       durationSeconds: options.get("seconds") ?? defaultHttpOptions.durationSeconds,
       rounds: options.get("rounds") ?? defaultHttpOptions.rounds
-    })
+    }),
+  web: () => runWebBench({ loads: options.get("loads") ?? 5 })
 } satisfies Record<string, () => Promise<BenchResult>>
 
 type Name = keyof typeof benchmarks
@@ -65,14 +69,14 @@ const isName = (name: string): name is Name => Object.hasOwn(benchmarks, name)
 
 const unknown = [
   ...parsed.names.filter((name) => !isName(name)),
-  ...[...options.keys()].filter((key) => !["runs", "seconds", "rounds"].includes(key)).map((key) => `--${key}`)
+  ...[...options.keys()].filter((key) => !["runs", "seconds", "rounds", "loads"].includes(key)).map((key) => `--${key}`)
 ]
 if (unknown.length > 0) {
   console.error(`unknown: ${unknown.join(", ")}\n${usage}`)
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["alerts", "simulator", "history", "orders", "keys", "http"]
+  ? ["alerts", "simulator", "history", "orders", "keys", "http", "web"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

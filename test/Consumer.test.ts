@@ -1,4 +1,4 @@
-// Proves the packages work for a project outside the workspace, as a user installs them: the five
+// Proves the packages work for a project outside the workspace, as a user installs them: the six
 // packages are built and packed with pnpm, the tarballs installed with npm (no workspace, no links)
 // into a new project in the system's temporary folder, and the consumer programs in test/consumer
 // are type-checked there with plain strict TypeScript (NodeNext, no `.ts` imports) and run: the
@@ -24,7 +24,7 @@ import { dirname, join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 
 const root = join(import.meta.dirname, "..")
-const packages = ["core", "simulator", "http", "channels", "server"] as const
+const packages = ["core", "simulator", "http", "channels", "web", "server"] as const
 const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   readonly packageManager: string
   readonly devDependencies: Record<string, string>
@@ -229,6 +229,11 @@ describe("the packed packages, installed with npm outside the workspace", () => 
       assert.strictEqual(result.status, "confirmed")
       assert.strictEqual(result.missing, "ALERT_NOT_FOUND")
     }
+    // The packed server serves the packed interface's built files at `/`.
+    const page = await fetch(`${baseUrl}/`)
+    assert.strictEqual(page.status, 200)
+    assert.match(page.headers.get("content-type") ?? "", /^text\/html/)
+    assert.include(await page.text(), "<script")
     running.kill("SIGTERM")
     assert.strictEqual(await exited, 0)
     server = undefined

@@ -2,8 +2,10 @@
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
 // history files; http: core; channels: core, Node and its two providers' libraries; server: all of
-// them), every package it imports is declared
-// in its manifest, and nothing it declares at run time goes unused. A new import across a boundary
+// them; web: its browser libraries, and effect and Node for the layer that serves it), every
+// package it imports is declared in its manifest, and nothing it declares at run time goes unused.
+// The web app itself (packages/web/src/app) imports only its browser libraries: it reaches the
+// server through the public API, never our code. A new import across a boundary
 // fails here, not in a reader's review.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -35,13 +37,15 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "@swapdesk/http",
     "@swapdesk/simulator",
     "@swapdesk/channels",
+    "@swapdesk/web",
     "node:"
-  ]
+  ],
+  web: ["effect", "node:", "preact", "@preact/signals", "lightweight-charts"]
 }
 
 const sourcesOf = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
 
 /** The package each import or export names (`effect/http` is `effect`, `node:fs` is `node:`). */
@@ -64,6 +68,11 @@ const manifestOf = (name: string) =>
 describe("package boundaries", () => {
   it("knows every package", () => {
     expect(readdirSync(join(root, "packages")).sort()).toEqual(Object.keys(allowed).sort())
+  })
+
+  it("the web app imports only its browser libraries", () => {
+    const imported = new Set(sourcesOf(join(root, "packages", "web", "src", "app")).flatMap(importedPackages))
+    expect([...imported].sort()).toEqual(["@preact/signals", "lightweight-charts", "preact"])
   })
 
   for (const [name, permitted] of Object.entries(allowed)) {

@@ -1,4 +1,4 @@
-// Proves the release rules that a tool can check: the five packages share one version (they are
+// Proves the release rules that a tool can check: the six packages share one version (they are
 // released together, docs/releasing.md), and the changelog has an Unreleased section for the next
 // change to go into, or a section for the current version.
 import { assert, describe, it } from "@effect/vitest"
@@ -12,7 +12,7 @@ const versionOf = (name: string) =>
 
 describe("release", () => {
   it("the packages share one version", () => {
-    const versions = ["core", "simulator", "http", "channels", "server"].map(versionOf)
+    const versions = ["core", "simulator", "http", "channels", "web", "server"].map(versionOf)
     assert.deepStrictEqual(new Set(versions).size, 1, versions.join(", "))
   })
 

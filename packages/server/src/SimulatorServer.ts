@@ -1,7 +1,8 @@
 /**
- * The standalone server's world: the contract and the `/v1/sim` routes on a simulation built from
- * a scenario, with in-memory repositories seeded from it. In realtime mode a driver moves the
- * market clock with the wall clock; in manual mode nothing moves until `/v1/sim/clock/advance`.
+ * The standalone server's world: the contract, the `/v1/sim` routes and the trading interface
+ * (`@swapdesk/web`, at `/`) on a simulation built from a scenario, with in-memory repositories
+ * seeded from it. In realtime mode a driver moves the market clock with the wall clock; in manual
+ * mode nothing moves until `/v1/sim/clock/advance`.
  */
 import { WebhookSenderLive } from "@swapdesk/channels"
 import { ApiKeyRepository, ChannelTransport, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
@@ -24,6 +25,7 @@ import {
   type SimulatorAdapters,
   SimulatorControl
 } from "@swapdesk/simulator"
+import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
@@ -90,7 +92,8 @@ export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOpti
 }
 
 /**
- * Everything the standalone server runs on a scenario; provide an HTTP server to serve it.
+ * Everything the standalone server runs on a scenario, the trading interface at `/` included;
+ * provide an HTTP server to serve it.
  * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
  */
 export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
@@ -104,7 +107,7 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
-  return serveApi(SimulatorBackedApi, options).pipe(
+  return Layer.merge(serveApi(SimulatorBackedApi, options), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),

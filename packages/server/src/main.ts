@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The standalone server: `pnpm start`. Serves the contract and the simulator's control routes on
- * the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`, by the
+ * The standalone server: `pnpm start`. Serves the contract, the simulator's control routes and the
+ * trading interface (at `/`) on the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`, by the
  * request path `REQUEST_PATH` names (`ApiRoutes` when unset; `HttpApiBuilder` serves the API with
  * Effect's own builder, see docs/decisions.md). It sends
  * alerts on the real channels its settings configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`,
@@ -122,7 +122,9 @@ const program = Effect.gen(function*() {
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
-    console.log(`swapdesk listening on ${address} (simulator: ${label}); API docs at ${address}/docs`)
+    console.log(
+      `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
+    )
   }))
   const nodeServer = createServer()
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })

@@ -1,0 +1,112 @@
+/**
+ * The routes that serve the interface's built files: `GET /` (the page) and `GET /assets/*` (its
+ * scripts, styles and images), each with the interface's own `Content-Security-Policy` (its own
+ * assets only, and calls to its own origin), `X-Frame-Options: DENY`, `X-Content-Type-Options:
+ * nosniff` and `Referrer-Policy: no-referrer`. The files are read once, when the layer is built, so
+ * no request path ever reaches the file system: a path outside the built set is the router's 404.
+ * Any server built on `effect/http` that serves the contract can merge this layer into its router.
+ */
+import { Effect, Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { extname, join, relative, sep } from "node:path"
+import { fileURLToPath } from "node:url"
+
+/**
+ * Where the built interface lives: `dist/app` beside this package's sources, or beside its
+ * compiled module once published.
+ */
+export const interfaceDirectory: string = fileURLToPath(
+  new URL(import.meta.url.endsWith(".ts") ? "../dist/app/" : "./app/", import.meta.url)
+)
+
+/**
+ * The page's policy: scripts, styles, images and fonts from its own origin only, calls only to its
+ * own origin (the `/v1` API), no plugins, no framing, no forms posted anywhere.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+/** The headers on every file the interface is made of. */
+export const securityHeaders: Readonly<Record<string, string>> = {
+  "content-security-policy": CONTENT_SECURITY_POLICY,
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer"
+}
+
+const contentTypes: Readonly<Record<string, string>> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".json": "application/json",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8"
+}
+
+interface StaticFile {
+  readonly body: Uint8Array
+  readonly contentType: string
+}
+
+const filesUnder = (directory: string): ReadonlyMap<string, StaticFile> => {
+  const files = new Map<string, StaticFile>()
+  for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    const urlPath = "/" + relative(directory, path).split(sep).join("/")
+    files.set(urlPath, {
+      body: readFileSync(path),
+      contentType: contentTypes[extname(entry.name)] ?? "application/octet-stream"
+    })
+  }
+  return files
+}
+
+/** Built file names carry a content hash, so a browser may keep them; the page itself is revalidated. */
+const cacheControlOf = (urlPath: string): string =>
+  urlPath.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache"
+
+const respond = (file: StaticFile, urlPath: string) =>
+  HttpServerResponse.uint8Array(file.body, {
+    contentType: file.contentType,
+    headers: { ...securityHeaders, "cache-control": cacheControlOf(urlPath) }
+  })
+
+const notBuilt = (directory: string) =>
+  HttpServerResponse.text(
+    `The trading interface is not built (nothing at ${directory}). Build it with: npx -y pnpm@12.21.0 --filter @swapdesk/web build\n`,
+    { status: 503, contentType: "text/plain; charset=utf-8", headers: securityHeaders }
+  )
+
+/**
+ * The interface's routes, serving the built files in `directory` (default: this package's own
+ * build), read when the layer is built. When nothing is built there, `GET /` answers `503` saying
+ * how to build it, and the API is served as usual.
+ */
+export const layer = (options: { readonly directory?: string } = {}) =>
+  Layer.unwrap(Effect.sync(() => {
+    const directory = options.directory ?? interfaceDirectory
+    if (!existsSync(join(directory, "index.html"))) return HttpRouter.add("GET", "/", notBuilt(directory))
+    const files = filesUnder(directory)
+    const page = respond(files.get("/index.html")!, "/index.html")
+    return Layer.mergeAll(
+      HttpRouter.add("GET", "/", page),
+      ...[...files].map(([urlPath, file]) =>
+        HttpRouter.add("GET", urlPath as `/${string}`, urlPath === "/index.html" ? page : respond(file, urlPath))
+      )
+    )
+  }))

@@ -1,0 +1,111 @@
+/**
+ * The shell: sign-in until a key is given, then the navigation and the screen the address names
+ * (`#/market`, `#/swap`, ...). A screen is offered only when the server serves its routes (the
+ * OpenAPI document says which), and the simulator's panel only on the simulator.
+ */
+import { useSignal } from "@preact/signals"
+import { useEffect } from "preact/hooks"
+import { apiKey, rateLimit } from "./api/Api.ts"
+import { wallNow } from "./Clock.ts"
+import { heldBack } from "./Live.ts"
+import { AccountScreen } from "./screens/AccountScreen.tsx"
+import { AlertsScreen } from "./screens/AlertsScreen.tsx"
+import { HistoryScreen } from "./screens/HistoryScreen.tsx"
+import { MarketScreen, TokenList } from "./screens/MarketScreen.tsx"
+import { OrdersScreen } from "./screens/OrdersScreen.tsx"
+import { PortfolioScreen } from "./screens/PortfolioScreen.tsx"
+import { SignInScreen } from "./screens/SignInScreen.tsx"
+import { SimulatorScreen } from "./screens/SimulatorScreen.tsx"
+import { SwapScreen } from "./screens/SwapScreen.tsx"
+import { isSimulator, serves, signOut } from "./Session.ts"
+
+interface Screen {
+  readonly path: string
+  readonly title: string
+  readonly view: () => preact.JSX.Element
+  readonly offered: () => boolean
+}
+
+const always = () => true
+
+export const screens: ReadonlyArray<Screen> = [
+  { path: "market", title: "Market", view: MarketScreen, offered: always },
+  { path: "swap", title: "Swap", view: SwapScreen, offered: always },
+  { path: "orders", title: "Orders", view: OrdersScreen, offered: () => serves("/v1/orders") },
+  { path: "history", title: "History", view: HistoryScreen, offered: always },
+  { path: "alerts", title: "Alerts", view: AlertsScreen, offered: always },
+  { path: "portfolio", title: "Portfolio", view: PortfolioScreen, offered: () => serves("/v1/portfolio") },
+  {
+    path: "account",
+    title: "Account",
+    view: AccountScreen,
+    offered: () => serves("/v1/auth/api-keys") || serves("/v1/webhooks")
+  },
+  { path: "simulator", title: "Simulator", view: SimulatorScreen, offered: isSimulator }
+]
+
+const currentPath = () => location.hash.replace(/^#\/?/, "").split("?")[0] || "market"
+
+const RateLine = () => {
+  const held = heldBack(wallNow.value)
+  const budget = rateLimit.value
+  return (
+    <p class="rate" aria-live="polite">
+      {held ?? (budget === null ? "Live" : `Live · ${budget.remaining} of ${budget.limit} requests left this minute`)}
+    </p>
+  )
+}
+
+export const App = () => {
+  const path = useSignal(currentPath())
+  useEffect(() => {
+    const onHash = () => {
+      path.value = currentPath()
+      document.getElementById("main")?.focus()
+    }
+    addEventListener("hashchange", onHash)
+    return () => removeEventListener("hashchange", onHash)
+  }, [])
+
+  if (apiKey.value === null) return <SignInScreen />
+
+  const offered = screens.filter((screen) => screen.offered())
+  const screen = offered.find((candidate) => candidate.path === path.value) ?? offered[0]!
+  document.title = `${screen.title} · swapdesk`
+  const View = screen.view
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(event) => {
+        event.preventDefault()
+        document.getElementById("main")?.focus()
+      }}>
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">swapdesk</span>
+        <nav aria-label="Screens">
+          <ul>
+            {offered.map((item) => (
+              <li key={item.path}>
+                <a href={`#/${item.path}`} aria-current={item === screen ? "page" : undefined}>
+                  {item.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <RateLine />
+          <span class="muted key" title="The key this tab is signed in with">
+            {apiKey.value.slice(0, 12)}…{apiKey.value.slice(-4)}
+          </span>
+          <button type="button" class="secondary" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <TokenList />
+        <View key={screen.path} />
+      </main>
+    </>
+  )
+}

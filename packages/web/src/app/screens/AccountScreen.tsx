@@ -1,0 +1,231 @@
+/**
+ * Account: API keys (create with scopes and an optional expiry, the secret shown once with a copy
+ * button, list, revoke) and webhooks (create with events, the signing secret shown once, list,
+ * delete, each one's delivery log). Each part appears where the server serves its routes.
+ */
+import { useSignal } from "@preact/signals"
+import { call, get } from "../api/Api.ts"
+import { type ApiKey, type Delivery, type Page, type Scope, scopes, type Webhook, webhookEvents } from "../api/Types.ts"
+import { isoFromInput, time } from "../Format.ts"
+import { usePoll } from "../Live.ts"
+import { serves } from "../Session.ts"
+import { Checkbox, Section, TableScroller, TextField } from "../ui/Fields.tsx"
+import { useResource } from "../ui/Resource.ts"
+import { Secret } from "../ui/Secret.tsx"
+import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
+
+const toggle = <T,>(list: ReadonlyArray<T>, item: T, on: boolean) =>
+  on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item)
+
+const ApiKeys = () => {
+  const keys = useResource<{ readonly total: number; readonly keys: ReadonlyArray<ApiKey> }>()
+  const name = useSignal("")
+  const chosen = useSignal<ReadonlyArray<Scope>>(["read"])
+  const expires = useSignal("")
+  const created = useSignal<ApiKey | null>(null)
+  const error = useSignal<unknown>(null)
+  const refresh = () => keys.load(() => get("/auth/api-keys"))
+  usePoll(refresh, 30_000, [])
+
+  return (
+    <Section title="API keys">
+      <form
+        class="stack"
+        aria-label="Create API key"
+        onSubmit={async (event) => {
+          event.preventDefault()
+          error.value = null
+          created.value = null
+          const expiresAt = isoFromInput(expires.value)
+          try {
+            created.value = (await call<ApiKey>("POST", "/auth/api-keys", {
+              body: { name: name.value.trim(), scopes: chosen.value, ...(expiresAt === undefined ? {} : { expiresAt }) }
+            })).data
+            name.value = ""
+          } catch (failure) {
+            error.value = failure
+          }
+          await refresh()
+        }}
+      >
+        <TextField label="Key name" value={name.value} onInput={(value) => (name.value = value)} required />
+        <fieldset>
+          <legend>Scopes</legend>
+          {scopes.map((scope) => (
+            <Checkbox key={scope} label={scope} checked={chosen.value.includes(scope)} onChange={(on) => (chosen.value = toggle(chosen.value, scope, on))} />
+          ))}
+        </fieldset>
+        <TextField label="Key expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
+        <button type="submit">Create key</button>
+      </form>
+      <ErrorBox error={error.value} title="Key not created" />
+      {created.value?.key === undefined ? null : <Secret label="New API key" copyLabel="Copy API key" value={created.value.key} />}
+      <ErrorBox error={keys.error} />
+      {keys.data === undefined ? (keys.error === null ? <Loading what="API keys" /> : null) : keys.data.keys.length === 0 ? <Empty>No keys.</Empty> : (
+        <ul class="list" aria-label="API keys">
+          {keys.data.keys.map((key) => (
+            <li key={key.id} class="row">
+              <div>
+                <strong>{key.name}</strong> <code>{key.prefix}…{key.last4}</code> <span class="muted">{key.scopes.join(", ")}</span>
+                <br />
+                <small class="muted">
+                  created {time(key.createdAt)}; last used {time(key.lastUsedAt)}; expires {key.expiresAt === null ? "never" : time(key.expiresAt)}
+                </small>
+              </div>
+              <div class="actions">
+                <button
+                  type="button"
+                  class="danger"
+                  aria-label={`Revoke key ${key.name}`}
+                  onClick={async () => {
+                    error.value = null
+                    try {
+                      await call("DELETE", `/auth/api-keys/${key.id}`)
+                    } catch (failure) {
+                      error.value = failure
+                    }
+                    await refresh()
+                  }}
+                >
+                  Revoke
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  )
+}
+
+const Deliveries = ({ webhook }: { readonly webhook: Webhook }) => {
+  const deliveries = useResource<Page & { readonly deliveries: ReadonlyArray<Delivery> }>()
+  usePoll(() => deliveries.load(() => get(`/webhooks/${webhook.id}/deliveries`, { limit: 20 })), 15_000, [webhook.id])
+  return (
+    <div>
+      <ErrorBox error={deliveries.error} />
+      {deliveries.data === undefined ? (deliveries.error === null ? <Loading what="deliveries" /> : null) : deliveries.data.deliveries.length === 0 ? (
+        <Empty>No deliveries yet.</Empty>
+      ) : (
+        <TableScroller label={`Deliveries to ${webhook.url}`}>
+          <table>
+            <caption class="visually-hidden">Deliveries to {webhook.url}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Event</th>
+                <th scope="col">Attempt</th>
+                <th scope="col">Status</th>
+                <th scope="col">Response</th>
+                <th scope="col">Next attempt</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.data.deliveries.map((delivery) => (
+                <tr key={delivery.id}>
+                  <td>{time(delivery.createdAt)}</td>
+                  <td>{delivery.event}</td>
+                  <td>{delivery.attempt}</td>
+                  <td><span class={`badge ${delivery.status}`}>{delivery.status}</span></td>
+                  <td>{delivery.responseStatus ?? "—"}</td>
+                  <td>{time(delivery.nextAttemptAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroller>
+      )}
+    </div>
+  )
+}
+
+/** The delivery log behind a disclosure, read (and kept live) only while it is open. */
+const DeliveryLog = ({ webhook }: { readonly webhook: Webhook }) => {
+  const open = useSignal(false)
+  return (
+    <details onToggle={(event) => (open.value = (event.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Delivery log</summary>
+      {open.value ? <Deliveries webhook={webhook} /> : null}
+    </details>
+  )
+}
+
+const Webhooks = () => {
+  const webhooks = useResource<{ readonly total: number; readonly webhooks: ReadonlyArray<Webhook> }>()
+  const url = useSignal("")
+  const events = useSignal<ReadonlyArray<string>>(["trade.confirmed", "alert.triggered"])
+  const created = useSignal<Webhook | null>(null)
+  const error = useSignal<unknown>(null)
+  const refresh = () => webhooks.load(() => get("/webhooks"))
+  usePoll(refresh, 30_000, [])
+  return (
+    <Section title="Webhooks">
+      <form
+        class="stack"
+        aria-label="Create webhook"
+        onSubmit={async (event) => {
+          event.preventDefault()
+          error.value = null
+          created.value = null
+          try {
+            created.value = (await call<Webhook>("POST", "/webhooks", { body: { url: url.value.trim(), events: events.value } })).data
+            url.value = ""
+          } catch (failure) {
+            error.value = failure
+          }
+          await refresh()
+        }}
+      >
+        <TextField label="Webhook URL" type="url" value={url.value} onInput={(value) => (url.value = value)} required placeholder="https://example.com/hooks/swapdesk" />
+        <fieldset>
+          <legend>Events</legend>
+          {webhookEvents.map((name) => (
+            <Checkbox key={name} label={name} checked={events.value.includes(name)} onChange={(on) => (events.value = toggle(events.value, name, on))} />
+          ))}
+        </fieldset>
+        <button type="submit">Create webhook</button>
+      </form>
+      <ErrorBox error={error.value} title="Webhook not created" />
+      {created.value?.secret === undefined ? null : <Secret label="Signing secret" copyLabel="Copy signing secret" value={created.value.secret} />}
+      <ErrorBox error={webhooks.error} />
+      {webhooks.data === undefined ? (webhooks.error === null ? <Loading what="webhooks" /> : null) : webhooks.data.webhooks.length === 0 ? <Empty>No webhooks.</Empty> : (
+        <ul class="list" aria-label="Webhooks">
+          {webhooks.data.webhooks.map((webhook) => (
+            <li key={webhook.id}>
+              <div class="row">
+                <span>
+                  <code>{webhook.url}</code> <span class="muted">{webhook.events.join(", ")}</span>
+                </span>
+                <button
+                  type="button"
+                  class="danger"
+                  aria-label={`Delete webhook ${webhook.url}`}
+                  onClick={async () => {
+                    error.value = null
+                    try {
+                      await call("DELETE", `/webhooks/${webhook.id}`)
+                    } catch (failure) {
+                      error.value = failure
+                    }
+                    await refresh()
+                  }}
+                >
+                  Delete
+                </button>
+              </div>
+              <DeliveryLog webhook={webhook} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  )
+}
+
+export const AccountScreen = () => (
+  <div class="screen">
+    <h1>Account</h1>
+    {serves("/v1/auth/api-keys") ? <ApiKeys /> : null}
+    {serves("/v1/webhooks") ? <Webhooks /> : null}
+  </div>
+)

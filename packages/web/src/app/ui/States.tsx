@@ -1,0 +1,43 @@
+/**
+ * The three states every screen can be in besides showing its data: loading, empty (with what to
+ * do next), and an error that shows the API's code and message, as the envelope gave them.
+ */
+import type { ComponentChildren } from "preact"
+import { ApiError } from "../api/Api.ts"
+
+export const Loading = ({ what }: { readonly what: string }) => (
+  <p class="state" role="status" aria-live="polite">
+    Loading {what}…
+  </p>
+)
+
+export const Empty = ({ children }: { readonly children: ComponentChildren }) => <p class="state empty">{children}</p>
+
+export const ErrorBox = ({ error, title }: { readonly error: unknown; readonly title?: string }) => {
+  if (error === null || error === undefined) return null
+  const failure = error instanceof ApiError ? error : new ApiError(0, "CLIENT_ERROR", String(error))
+  return (
+    <div class="error" role="alert">
+      <p>
+        {title === undefined ? null : <strong>{title}: </strong>}
+        <code>{failure.code}</code> {failure.message}
+      </p>
+      {failure.details.length === 0 ? null : (
+        <ul>
+          {failure.details.map((detail) => (
+            <li key={detail.path + detail.message}>
+              {detail.path === "" ? null : <code>{detail.path}</code>} {detail.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+/** A confirmation the user should hear: announced politely by screen readers. */
+export const Notice = ({ children }: { readonly children: ComponentChildren }) => (
+  <p class="notice" role="status">
+    {children}
+  </p>
+)

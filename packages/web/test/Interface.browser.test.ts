@@ -1,0 +1,315 @@
+// Proves the trading interface works for a user, end to end: the standalone server is started as a
+// user starts it (main.ts on a manual-clock copy of the demo scenario), Debian's Chromium opens `/`,
+// and the tests drive the page by roles and accessible names (sign in, search the market, swap and
+// see it confirm after a clock advance, approve a trade that waits for the wallet, create an alert
+// and see it fire), reading every effect back through the API. Every screen is checked with axe-core
+// (no serious or critical violation) at 1280 and 390 px, and no page ever breaks its own CSP.
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  api,
+  demoKeys,
+  goTo,
+  launchBrowser,
+  manualScenario,
+  openPage,
+  type RunningServer,
+  screenshot,
+  seriousViolations,
+  signIn,
+  startServer
+} from "./browser.ts"
+
+let server: RunningServer
+let browser: Browser
+
+beforeAll(async () => {
+  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.stop()
+})
+
+/** A fresh tab on the interface, signed in with `key`. */
+const signedIn = async (key: string, width = 1280) => {
+  const opened = await openPage(browser, `${server.url}/`, width)
+  await signIn(opened.page, key)
+  return opened
+}
+
+const advanceClock = async (page: Page, amount: string, unit: "seconds" | "minutes" | "hours") => {
+  await goTo(page, "Simulator")
+  const control = page.getByRole("region", { name: "Advance the clock" })
+  await control.getByLabel("Advance by").fill(amount)
+  await control.getByLabel("Unit").selectOption({ label: unit })
+  await control.getByRole("button", { name: "Advance" }).click()
+  await control.getByRole("status").filter({ hasText: "The market clock is now" }).waitFor()
+}
+
+describe("the trading interface", () => {
+  it("is served at / with its own security policy, and its files with it", async () => {
+    const page = await fetch(`${server.url}/`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    const csp = page.headers.get("content-security-policy") ?? ""
+    expect(csp).toContain("default-src 'none'")
+    expect(csp).toContain("script-src 'self'")
+    expect(csp).toContain("connect-src 'self'")
+    expect(csp).not.toContain("unsafe-inline")
+    expect(page.headers.get("x-frame-options")).toBe("DENY")
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff")
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer")
+    const html = await page.text()
+    const assets = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((match) => match[1]!)
+    expect(assets.length).toBeGreaterThanOrEqual(2)
+    for (const asset of assets) {
+      const file = await fetch(`${server.url}/${asset}`)
+      expect(file.status).toBe(200)
+      expect(file.headers.get("content-security-policy")).toBe(csp)
+      expect(file.headers.get("x-content-type-options")).toBe("nosniff")
+      expect(file.headers.get("cache-control")).toContain("immutable")
+    }
+    // Anything else outside /v1 is still the API's 404 envelope, not a file.
+    const unknown = await api(server, "GET", "/../assets/../../package.json")
+    expect(unknown.status).toBe(404)
+    const traversal = await fetch(`${server.url}/assets/..%2F..%2Fpackage.json`)
+    expect(traversal.status).toBe(404)
+  })
+
+  it("signs in with a key kept in sessionStorage only, and says why a key is refused", async () => {
+    const { page, problems, close } = await openPage(browser, `${server.url}/`)
+    await page.getByRole("button", { name: "Sign in as Demo Pro, all scopes" }).waitFor()
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, "sign-in-1280")
+
+    await page.getByLabel("API key").fill("sd_test_NotAKeyOfAnyAccount0000000000000000000")
+    await page.getByRole("button", { name: "Sign in", exact: true }).click()
+    const refusal = page.getByRole("alert")
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toContain("UNAUTHORIZED")
+
+    await signIn(page, demoKeys.proAll)
+    expect(await page.evaluate(() => sessionStorage.getItem("swapdesk.apiKey"))).toBe(demoKeys.proAll)
+    expect(await page.evaluate(() => localStorage.length)).toBe(0)
+    expect(await page.context().cookies()).toEqual([])
+    // A reload keeps the tab signed in; signing out forgets the key.
+    await page.reload()
+    await page.getByRole("navigation", { name: "Screens" }).waitFor()
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await page.getByLabel("API key").waitFor()
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0)
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("shows a token's price, extended fields, candles for every timeframe and the trending table", async () => {
+    const { page, problems, close } = await signedIn(demoKeys.proAll)
+    await page.getByRole("heading", { name: "Price of SOL" }).waitFor()
+    await page.locator(".chart-canvas[data-drawn]").waitFor()
+    await page.getByRole("table", { name: /Trending on solana/ }).waitFor()
+    expect(await page.getByText("On-chain detail").count()).toBe(1)
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, "market-1280")
+
+    await page.getByLabel("Token (symbol or contract address)").fill("ETH")
+    await page.getByLabel("Currency").selectOption("EUR")
+    await page.getByRole("button", { name: "Search" }).click()
+    await page.getByRole("heading", { name: "Price of ETH" }).waitFor()
+    const expected = await api(server, "GET", "/market-data?token=ETH&currency=EUR")
+    const price = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", maximumFractionDigits: 2 })
+      .format(expected.body.data.price)
+    await page.getByText(price, { exact: true }).first().waitFor()
+
+    for (const timeframe of ["1m", "5m", "15m", "1h", "4h", "1d"]) {
+      await page.getByRole("group", { name: "Timeframe" }).getByRole("button", { name: timeframe, exact: true }).click()
+      await page.getByRole("img", { name: new RegExp(`ETH ${timeframe} candles in EUR`) }).waitFor()
+    }
+    // A range reaching past the chart's limit is the API's own error, shown with its code.
+    await page.getByRole("group", { name: "Timeframe" }).getByRole("button", { name: "1m", exact: true }).click()
+    await page.getByLabel("From (UTC)").fill("2025-12-30T00:00")
+    await page.getByLabel("To (UTC)").fill("2025-12-31T12:00")
+    await page.getByRole("button", { name: "Show range" }).click()
+    await page.getByRole("alert").filter({ hasText: "RANGE_TOO_LARGE" }).waitFor()
+    await page.getByLabel("From (UTC)").fill("2025-12-31T00:00")
+    await page.getByRole("button", { name: "Show range" }).click()
+    await page.getByRole("img", { name: /720 candles from 2025-12-31 00:00:00 UTC to 2025-12-31 11:59:00 UTC/ })
+      .waitFor()
+
+    await page.getByLabel("Trending network").selectOption("ethereum")
+    await page.getByRole("table", { name: /Trending on ethereum/ }).waitFor()
+
+    await page.getByLabel("Token (symbol or contract address)").fill("NOTATOKEN")
+    await page.getByRole("button", { name: "Search" }).click()
+    await page.getByRole("alert").filter({ hasText: "INVALID_TOKEN" }).first().waitFor()
+    await screenshot(page, "market-error-1280")
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("swaps once on a double click, and follows the trade until it confirms", async () => {
+    const { page, problems, close } = await signedIn(demoKeys.proAll)
+    const before = (await api(server, "GET", "/trades?limit=1", demoKeys.proAll)).body.data.total as number
+    await goTo(page, "Swap")
+    const swap = page.getByRole("form", { name: "Swap" })
+    await swap.getByLabel("Token in").fill("SOL")
+    await swap.getByLabel("Token out").fill("USDC")
+    await swap.getByLabel("Amount").fill("2")
+    await swap.getByLabel("Network").selectOption("solana")
+    await page.getByText(/You receive \(estimated\)/).waitFor()
+    await page.getByText(/Quote (expires in|valid until)/).waitFor()
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, "swap-quote-1280")
+
+    await swap.getByRole("button", { name: "Swap" }).dblclick()
+    await page.getByRole("status").filter({ hasText: "pending, broadcast and awaiting confirmation" }).waitFor()
+    const after = (await api(server, "GET", "/trades?limit=5", demoKeys.proAll)).body.data
+    expect(after.total).toBe(before + 1)
+    const tradeId = after.trades[0].id as string
+
+    await advanceClock(page, "30", "seconds")
+    expect((await api(server, "GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
+    await goTo(page, "History")
+    await page.getByRole("row").filter({ hasText: "2 SOL → USDC" }).filter({ hasText: "confirmed" }).waitFor()
+    await screenshot(page, "history-1280")
+    expect(await seriousViolations(page)).toEqual([])
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("says a trade awaits the wallet's approval, and confirms it once approved", async () => {
+    // The demo Free account's ethereum wallet signs each trade itself.
+    const { page, problems, close } = await signedIn(demoKeys.freeAll)
+    await goTo(page, "Swap")
+    const swap = page.getByRole("form", { name: "Swap" })
+    await swap.getByLabel("Token in").fill("ETH")
+    await swap.getByLabel("Token out").fill("USDC")
+    await swap.getByLabel("Amount").fill("0.1")
+    await swap.getByLabel("Network").selectOption("ethereum")
+    await page.getByText(/You receive \(estimated\)/).waitFor()
+    await swap.getByRole("button", { name: "Swap" }).click()
+    await page.getByRole("status").filter({ hasText: "awaiting your wallet's approval" }).waitFor()
+    await screenshot(page, "swap-awaiting-approval-1280")
+    const trade = (await api(server, "GET", "/trades?limit=1", demoKeys.freeAll)).body.data.trades[0]
+    expect(trade.status).toBe("pending")
+    expect(trade.txHash).toBeUndefined()
+
+    await goTo(page, "Simulator")
+    await page.getByRole("button", { name: `Approve trade ${trade.id}` }).click()
+    await page.getByText("No trade of this account waits for its wallet.").waitFor()
+    await screenshot(page, "simulator-1280")
+    expect(await seriousViolations(page)).toEqual([])
+    await advanceClock(page, "5", "minutes")
+    expect((await api(server, "GET", `/trades/${trade.id}`, demoKeys.freeAll)).body.data.status).toBe("confirmed")
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("creates an alert, shows it fire after a price move, and disables, re-arms and deletes it", async () => {
+    const { page, problems, close } = await signedIn(demoKeys.proAll)
+    await goTo(page, "Alerts")
+    await page.getByText(/alerts active or triggered/).waitFor()
+    const create = page.getByRole("form", { name: "Create alert" })
+    for (const type of ["Volume spike", "Whale swap", "Portfolio change", "Price"]) {
+      await create.getByLabel("Alert type").selectOption({ label: type })
+      expect(await create.getByLabel("Token").count()).toBe(type === "Portfolio change" ? 0 : 1)
+    }
+    await create.getByLabel("Token").fill("SOL")
+    await create.getByLabel("Condition").selectOption("above")
+    await create.getByLabel("Target price (USD)").fill("500")
+    await create.getByLabel("Channel").selectOption("email")
+    await create.getByRole("button", { name: "Create alert" }).click()
+    await create.getByRole("status").filter({ hasText: "Alert created: SOL above 500 USD" }).waitFor()
+    const list = page.getByRole("list", { name: "Alerts" })
+    await list.getByText("SOL above 500 USD").waitFor()
+    const alerts = (await api(server, "GET", "/alerts?status=active", demoKeys.proAll)).body.data.alerts
+    expect(alerts.some((alert: any) => alert.targetPrice === 500 && alert.token === "SOL")).toBe(true)
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, "alerts-1280")
+
+    await goTo(page, "Simulator")
+    const move = page.getByRole("region", { name: "Move a price" })
+    await move.getByLabel("Price token").fill("SOL")
+    await move.getByLabel("New price (USD)").fill("510")
+    await move.getByRole("button", { name: "Set price" }).click()
+    await move.getByRole("status").filter({ hasText: "SOL now trades at 510 USD" }).waitFor()
+    await page.getByRole("list", { name: "Notifications sent" }).getByText(/SOL/).first().waitFor()
+
+    await goTo(page, "Alerts")
+    const row = list.getByRole("listitem").filter({ hasText: "SOL above 500 USD" })
+    await row.getByText("triggered").waitFor()
+    await row.getByRole("button", { name: "Re-arm alert SOL above 500 USD" }).click()
+    await row.getByText("active", { exact: true }).waitFor()
+    await row.getByRole("button", { name: "Disable alert SOL above 500 USD" }).click()
+    await row.getByText("disabled", { exact: true }).waitFor()
+    await page.getByLabel("Status").selectOption("disabled")
+    await list.getByText("SOL above 500 USD").waitFor()
+    await row.getByRole("button", { name: "Delete alert SOL above 500 USD" }).click()
+    await page.getByText("No alerts that are disabled.").waitFor()
+    const left = (await api(server, "GET", "/alerts", demoKeys.proAll)).body.data.alerts
+    expect(left.some((alert: any) => alert.targetPrice === 500)).toBe(false)
+    await screenshot(page, "alerts-empty-1280")
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("reads the rate limit, and holds live updates back for Retry-After after a 429", async () => {
+    const limited = await startServer({ ...manualScenario, rateLimits: { free: 8 } })
+    const opened = await openPage(browser, `${limited.url}/`)
+    const { page } = opened
+    try {
+      await signIn(page, demoKeys.freeAll)
+      await page.getByText(/Live · \d+ of 8 requests left this minute/).waitFor()
+      // Each search spends two requests (price and chart): the budget runs out.
+      const search = page.getByLabel("Token (symbol or contract address)")
+      const refused = page.getByRole("alert").filter({ hasText: "RATE_LIMITED" }).first()
+      for (const token of ["ETH", "BONK", "JUP", "USDC", "WBTC", "ARB", "ETH", "BONK"]) {
+        if (await refused.isVisible()) break
+        await search.fill(token)
+        await page.getByRole("button", { name: "Search" }).click()
+        await page.getByRole("heading", { name: `Price of ${token}` }).or(refused).first().waitFor()
+        await page.waitForLoadState("networkidle")
+      }
+      await refused.waitFor()
+      await page.getByText(/Rate limited: live updates resume in \d+ s/).waitFor()
+      await screenshot(page, "market-rate-limited-1280")
+      // While the pause runs, the page sends nothing on its own.
+      const sent: Array<string> = []
+      page.on("request", (request) => {
+        if (request.url().includes("/v1/")) sent.push(request.url())
+      })
+      await page.waitForTimeout(6_000)
+      expect(sent).toEqual([])
+    } finally {
+      await opened.close()
+      await limited.stop()
+    }
+  })
+
+  it("fits a 390 px wide screen, by keyboard, with no serious accessibility violation", async () => {
+    const { page, problems, close } = await signedIn(demoKeys.proAll, 390)
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    for (const screen of ["Market", "Swap", "History", "Alerts", "Simulator"]) {
+      await goTo(page, screen)
+      await page.waitForLoadState("networkidle")
+      expect(await overflow(), `${screen} scrolls sideways`).toBeLessThanOrEqual(0)
+      expect(await seriousViolations(page), screen).toEqual([])
+      await screenshot(page, `${screen.toLowerCase()}-390`)
+    }
+    // Keyboard: the skip link comes first, then the screens; Enter follows a link.
+    await goTo(page, "Market")
+    await page.reload()
+    await page.getByRole("navigation", { name: "Screens" }).waitFor()
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content")
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Market")
+    await page.keyboard.press("Tab")
+    await page.keyboard.press("Enter")
+    await page.getByRole("heading", { level: 1, name: "Swap" }).waitFor()
+    expect(problems).toEqual([])
+    await close()
+  })
+})

@@ -1,0 +1,164 @@
+/**
+ * What the browser tests share: the standalone server started as a user starts it (`main.ts`, a
+ * scenario file, port 0), Debian's Chromium driven by playwright-core, axe-core injected into the
+ * page, screenshots, and a JSON client to read every action's effect back through the API.
+ */
+import { demoScenario, type ScenarioFile } from "@swapdesk/simulator"
+import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { type Browser, chromium, type Page } from "playwright-core"
+
+const root = new URL("../../../", import.meta.url).pathname
+
+/** The demo scenario on a clock that moves only when told, without rate limits. */
+export const manualScenario: ScenarioFile = {
+  ...demoScenario,
+  clock: { mode: "manual", start: "2026-01-01T00:00:00Z" },
+  rateLimits: false
+}
+
+export const demoKeys = {
+  freeAll: "sd_test_DemoFreeAllScopes00000000000000000000000",
+  proAll: "sd_test_DemoProAllScopes000000000000000000000000"
+} as const
+
+export interface RunningServer {
+  readonly url: string
+  readonly stop: () => Promise<void>
+}
+
+/** Starts `packages/server/src/main.ts` on `scenario` at an ephemeral loopback port. */
+export const startServer = (scenario: ScenarioFile = manualScenario): Promise<RunningServer> => {
+  const file = join(mkdtempSync(join(tmpdir(), "swapdesk-web-")), "scenario.json")
+  writeFileSync(file, JSON.stringify(scenario))
+  const child = spawn(process.execPath, [join(root, "packages/server/src/main.ts")], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: file },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  return new Promise((resolve, reject) => {
+    let output = ""
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      const match = /listening on (http:\/\/[^ ]+)/.exec(output)
+      if (match === null) return
+      child.stdout.off("data", onData)
+      resolve({
+        url: match[1]!,
+        stop: () =>
+          new Promise((done) => {
+            child.once("exit", () => done())
+            child.kill("SIGTERM")
+          })
+      })
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before listening:\n${output}`)))
+  })
+}
+
+/** The launch flags that work in this project's containers (docs/interface.md). */
+export const launchBrowser = (): Promise<Browser> =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync"
+    ]
+  })
+
+/**
+ * A page that records what should never happen: a Content-Security-Policy violation, an uncaught
+ * error, a console error other than a failed request the test caused on purpose.
+ */
+export const openPage = async (browser: Browser, url: string, width = 1280) => {
+  const context = await browser.newContext({ viewport: { width, height: 900 } })
+  const page = await context.newPage()
+  const problems: Array<string> = []
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`))
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/Failed to load resource/.test(message.text())) {
+      problems.push(`console error: ${message.text()}`)
+    }
+  })
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)
+    })
+  })
+  await page.goto(url)
+  return { page, problems, close: () => context.close() }
+}
+
+/** Signs in through the form, as a user pastes a key. */
+export const signIn = async (page: Page, key: string) => {
+  await page.getByLabel("API key").fill(key)
+  await page.getByRole("button", { name: "Sign in", exact: true }).click()
+  await page.getByRole("navigation", { name: "Screens" }).waitFor()
+}
+
+export const goTo = async (page: Page, screen: string) => {
+  await page.getByRole("navigation", { name: "Screens" }).getByRole("link", { name: screen, exact: true }).click()
+  await page.getByRole("heading", { level: 1 }).filter({ hasText: screen === "Orders" ? "Limit orders" : screen })
+    .waitFor()
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** axe-core's serious and critical violations on the page as it is now, one line each. */
+export const seriousViolations = async (page: Page): Promise<ReadonlyArray<string>> => {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern (a script tag would be refused).
+  await page.evaluate(axeSource)
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as any).axe.run(document, { resultTypes: ["violations"] })
+    return (result.violations as Array<any>).map((violation) => ({
+      id: violation.id as string,
+      impact: violation.impact as string,
+      targets: (violation.nodes as Array<any>).map((node) => String(node.target)).slice(0, 3)
+    }))
+  })
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.targets.join(" | ")}`)
+}
+
+const screenshotDirectories = [
+  join(root, ".reports/screenshots"),
+  ...(process.env.SWAPDESK_UPDATE_SCREENSHOTS === "1" ? [join(root, "docs/images")] : [])
+]
+
+/**
+ * Saves a screenshot under `.reports/screenshots`, and into `docs/images` (the ones
+ * docs/interface.md shows) when `SWAPDESK_UPDATE_SCREENSHOTS=1`.
+ */
+export const screenshot = async (page: Page, name: string) => {
+  const image = await page.screenshot({ fullPage: true, animations: "disabled" })
+  for (const directory of screenshotDirectories) {
+    mkdirSync(directory, { recursive: true })
+    writeFileSync(join(directory, `${name}.png`), image)
+  }
+}
+
+/** One API call from the test, to read an effect back as any client would. */
+export const api = async (server: RunningServer, method: string, path: string, key?: string, body?: unknown) => {
+  const response = await fetch(`${server.url}/v1${path}`, {
+    method,
+    headers: {
+      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+}
