@@ -8,6 +8,8 @@ import {
   ApiMiddlewares,
   Backend,
   ContractHandlers,
+  ControlAccess,
+  CorsOrigins,
   hashSecret,
   type PlatformOf,
   RateLimits,
@@ -70,13 +72,26 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
 
+/** How the standalone server runs its simulation, beside the request path. */
+export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
+  /**
+   * The key the `/v1/sim` routes require (`SIM_CONTROL_KEY`); undefined: none, as on a loopback
+   * address (docs/simulator.md, "Control routes off loopback").
+   */
+  readonly controlKey?: string | undefined
+  /** How many entries the event log and the outbox each keep (`SIM_LOG_MAX`). */
+  readonly logMax?: number | undefined
+  /** The origins browsers may call the API from (`CORS_ORIGINS`); none unless given. */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
+}
+
 /**
  * Everything the standalone server runs on a scenario; provide an HTTP server to serve it.
  * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
  */
 export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
   scenario: ScenarioFile,
-  options: ServeApiOptions<P> = {}
+  options: SimulatorAppOptions<P> = {}
 ): Layer.Layer<
   Layer.Success<ReturnType<typeof layerSimulator>>,
   Layer.Error<ReturnType<typeof layerSimulator>>,
@@ -87,8 +102,12 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
   )
   return serveApi(SimulatorBackedApi, options).pipe(
     Layer.provide(handlers),
-    Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
+    Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
+    Layer.provide(ApiMiddlewares.pipe(
+      Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))),
+      Layer.provide(Layer.succeed(ControlAccess, { key: options.controlKey }))
+    )),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(layerSimulator(scenario))
+    Layer.provideMerge(layerSimulator(scenario, { logMax: options.logMax }))
   )
 }

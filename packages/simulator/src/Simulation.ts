@@ -23,7 +23,7 @@ import { Result } from "effect"
 import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "./chain/NetworkParams.ts"
 import { WalletBook, type WalletSpec } from "./chain/WalletBook.ts"
-import { EventLog } from "./EventLog.ts"
+import { DEFAULT_LOG_MAX, EventLog, RetainedLog } from "./EventLog.ts"
 import { MarketEngine } from "./market/MarketEngine.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./market/MarketParams.ts"
 import { Prng } from "./Prng.ts"
@@ -32,9 +32,16 @@ import { Scheduler } from "./Scheduler.ts"
 
 const TICK_MS = 1_000
 
-/** A notification as the outbox records it. */
+/** A notification as the outbox records it, numbered like the event log's entries. */
 export interface SentNotification extends Notification {
+  readonly seq: number
   readonly sentAt: string
+}
+
+/** How a simulation is run, beside its scenario. */
+export interface SimulationOptions {
+  /** How many entries the event log and the outbox each keep (`DEFAULT_LOG_MAX` unless given). */
+  readonly logMax?: number | undefined
 }
 
 /** What the domain must hear after one step. */
@@ -106,8 +113,8 @@ export class Simulation {
   readonly market: MarketEngine
   readonly wallets: WalletBook
   readonly chain: ChainEngine
-  readonly log = new EventLog()
-  readonly outbox: Array<SentNotification> = []
+  readonly log: EventLog
+  readonly outbox: RetainedLog<SentNotification>
   private readonly agenda = new Scheduler<() => void>()
   private readonly emitted: Array<{ tradeId: string; event: TradeEvent }> = []
   private readonly idStream: Prng
@@ -115,7 +122,9 @@ export class Simulation {
   private nextTickMs: number
   private nextTrendingMs: number
 
-  constructor(scenario: ScenarioFile) {
+  constructor(scenario: ScenarioFile, options: SimulationOptions = {}) {
+    this.log = new EventLog(options.logMax ?? DEFAULT_LOG_MAX)
+    this.outbox = new RetainedLog(options.logMax ?? DEFAULT_LOG_MAX)
     this.seed = scenario.seed ?? scenarioDefaults.seed
     const clock = scenario.clock ?? scenarioDefaults.clock
     this.mode = clock.mode
@@ -201,7 +210,7 @@ export class Simulation {
 
   notify(notification: Notification): void {
     const sentAt = new Date(this.clockMs).toISOString()
-    this.outbox.push({ ...notification, sentAt })
+    this.outbox.push((seq) => ({ seq, ...notification, sentAt }))
     this.log.append(this.clockMs, "notification.sent", { ...notification })
   }
 

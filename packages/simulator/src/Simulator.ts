@@ -8,6 +8,7 @@ import { AccountRepository, DomainLive, layerMemoryRepositories, noNotifications
 import { Effect, Layer } from "effect"
 import { layerPorts } from "./Ports.ts"
 import type { ScenarioFile } from "./Scenario.ts"
+import type { SimulationOptions } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
 import { SimulatorControl } from "./SimulatorControl.ts"
 
@@ -27,11 +28,11 @@ const seedAccounts = (scenario: ScenarioFile) =>
 /**
  * Everything a scenario runs on: `SimulationState`, the ports, the repositories, the use cases
  * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. API keys are not
- * seeded here: hashing them is the HTTP layer's concern.
+ * seeded here: hashing them is the HTTP layer's concern. `options` bound the event log and outbox.
  */
-export const layerSimulator = (scenario: ScenarioFile) => {
+export const layerSimulator = (scenario: ScenarioFile, options: SimulationOptions = {}) => {
   const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
-    Layer.provideMerge(SimulationState.layer(scenario))
+    Layer.provideMerge(SimulationState.layer(scenario, options))
   )
   const seeded = seedAccounts(scenario).pipe(Layer.provideMerge(world))
   const domain = DomainLive.pipe(Layer.provideMerge(seeded))

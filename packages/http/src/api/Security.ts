@@ -76,3 +76,21 @@ export class OptionalAuthentication
 export class KeyCheck extends HttpApiMiddleware.Service<KeyCheck>()("@swapdesk/http/KeyCheck", {
   error: [Unauthorized]
 }) {}
+
+/**
+ * Who may use operator routes (the simulator's controls): `key` undefined means no key is needed
+ * (the server listens on loopback only); otherwise `Authorization: Bearer <key>` is required.
+ */
+export const ControlAccess = Context.Reference<{ readonly key: string | undefined }>("@swapdesk/http/ControlAccess", {
+  defaultValue: () => ({ key: undefined })
+})
+
+/**
+ * Operator routes (the simulator's controls): open when `ControlAccess` has no key, as on a
+ * loopback address, where a present API key must still be valid; otherwise they take only the
+ * operator's key and are rate limited like unauthenticated calls.
+ */
+export class ControlAuthentication extends HttpApiMiddleware.Service<ControlAuthentication>()(
+  "@swapdesk/http/ControlAuthentication",
+  { error: [Unauthorized, TooManyRequests] }
+) {}
