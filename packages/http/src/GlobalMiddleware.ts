@@ -200,6 +200,13 @@ const docsPolicyOf = (page: string): string => {
 const bodyText = (response: HttpServerResponse.HttpServerResponse): string =>
   response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
 
+/** The methods `routes` take at `path` (with `HEAD` where `GET` is), empty for an unknown path. */
+const methodsAt = (routes: ReadonlyArray<Route>, path: string): Array<string> => {
+  const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))
+  if (methods.has("GET")) methods.add("HEAD")
+  return [...methods]
+}
+
 type Routed = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
 
 /**
@@ -247,13 +254,6 @@ export const GlobalMiddleware = (
         })
       }
 
-      /** The methods the routes at `path` take (with `HEAD` where `GET` is), empty for an unknown path. */
-      const methodsAt = (path: string): Array<string> => {
-        const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))
-        if (methods.has("GET")) methods.add("HEAD")
-        return [...methods]
-      }
-
       const tooLarge = () => envelope("PAYLOAD_TOO_LARGE", `the request body is over ${REQUEST_BODY_MAX_BYTES} bytes`)
 
       const fragmentMessage = "the request target must not contain '#': a fragment is not sent to a server"
@@ -294,7 +294,7 @@ export const GlobalMiddleware = (
         const origin = request.headers.origin
         if (origin === undefined || request.headers["access-control-request-method"] === undefined) return next
         if (!corsOrigins.has(origin.toLowerCase())) return next
-        const methods = methodsAt(pathOf(request.url))
+        const methods = methodsAt(routes, pathOf(request.url))
         if (methods.length === 0) return next
         return Effect.succeed(HttpServerResponse.empty({
           status: 204,

@@ -14,6 +14,9 @@ import { advance, call, keys, testScenario, testServer } from "./harness.ts"
 const CONTROL_KEY = "operator-secret-0123456789"
 const DAY_MS = 86_400_000
 
+/** How a Content-Security-Policy names an inline script or stylesheet by its text. */
+const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
+
 /** A GET sent by node:http, which can send a header twice, as the platform's client cannot. */
 const rawGet = (path: string, headers: Record<string, string | Array<string>>) =>
   Effect.flatMap(
@@ -108,7 +111,6 @@ describe("operating the server safely", () => {
         assert.strictEqual(docs.status, 200)
         assert.strictEqual(docs.headers["x-frame-options"], "DENY")
         const policy = docs.headers["content-security-policy"] ?? ""
-        const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`
         const script = /<script>([\s\S]*?)<\/script>/.exec(docs.text)![1]!
         const style = /<style>([\s\S]*?)<\/style>/.exec(docs.text)![1]!
         assert.include(policy, "default-src 'none'")
