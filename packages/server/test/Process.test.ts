@@ -72,6 +72,12 @@ const json = async (running: Running, method: string, path: string, body?: unkno
   return { status: response.status, body: await response.json() as any }
 }
 
+/** Waits, up to 5 s, for `check` to hold. */
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((done) => setTimeout(done, 25))
+  assert.isTrue(check())
+}
+
 /** A start-up that must fail: its exit code and what it printed on stderr. */
 const refusedStart = async (env: Record<string, string>) => {
   const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HOST: "127.0.0.1", ...env } })
@@ -345,10 +351,6 @@ describe("the standalone server", () => {
           socket.on("data", (chunk: string) => (text += chunk))
           socket.on("error", () => undefined)
         })
-      const until = async (check: () => boolean) => {
-        for (let i = 0; i < 200 && !check(); i++) await new Promise((done) => setTimeout(done, 25))
-        assert.isTrue(check())
-      }
       const keptAlive = await open()
       keptAlive.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
       await until(() => keptAlive.received().includes("\"ok\""))
