@@ -64,6 +64,12 @@ const contractTable: Record<string, number> = {
 /** Codes only the simulator's control routes answer with (docs/reference/errors.md#simulator-only-codes). */
 const simulatorOnly: Record<string, number> = { TRADE_NOT_AWAITING_APPROVAL: 409, CLOCK_NOT_MANUAL: 409 }
 
+/**
+ * Codes for HTTP-level refusals the contract names only by status (docs/reference/errors.md#http-level-codes):
+ * no domain error carries them.
+ */
+const httpLevel: Record<string, number> = { REQUEST_TIMEOUT: 408, EXPECTATION_FAILED: 417 }
+
 /** One instance of every tagged error class the core exports. */
 const instances: ReadonlyArray<DomainError> = [
   new Unauthorized({ reason: "unknown API key" }),
@@ -96,10 +102,10 @@ describe("the error catalogue", () => {
     })
   }
 
-  it("adds only the two simulator-only codes, both 409", () => {
+  it("adds only the two simulator-only codes, both 409, and the two HTTP-level ones", () => {
     const extra = errorCodes.filter((code) => !(code in contractTable))
-    assert.sameMembers([...extra], Object.keys(simulatorOnly))
-    for (const [code, status] of Object.entries(simulatorOnly)) {
+    assert.sameMembers([...extra], [...Object.keys(simulatorOnly), ...Object.keys(httpLevel)])
+    for (const [code, status] of Object.entries({ ...simulatorOnly, ...httpLevel })) {
       assert.strictEqual(errorCatalogue[code as Errors.ErrorCode].status, status)
     }
   })
@@ -151,6 +157,8 @@ describe("the tagged error classes", () => {
       "METHOD_NOT_ALLOWED",
       "PAYLOAD_TOO_LARGE",
       "UNSUPPORTED_MEDIA_TYPE",
+      "REQUEST_TIMEOUT",
+      "EXPECTATION_FAILED",
       "INTERNAL_ERROR"
     ])
   })
