@@ -88,7 +88,7 @@ const isPath = (url: string, path: string): boolean => url.startsWith(path) && p
 
 /**
  * The one media type a body may have: `application/json`, with at most a `charset=utf-8`
- * parameter (docs/reference/http-api.md, "Request bodies").
+ * parameter (docs/reference/http-api.md, "Conventions").
  */
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;[ \t]*charset[ \t]*=[ \t]*("utf-8"|utf-8)[ \t]*)?$/i
 
@@ -162,19 +162,38 @@ const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
       (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
   })
 
-/** The headers every response carries (docs/reference/http-api.md, "Security headers"). */
-const securityHeaders = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" } as const
-
-/** On an answer to a request that carried a key: no cache, shared or private, may keep it. */
-const privateHeaders = { ...securityHeaders, "cache-control": "no-store" } as const
-
-/** What every response carries: its request id and the security headers, and on a 401 the challenge. */
-const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string, keyed: boolean) => {
-  const stamped = HttpServerResponse.setHeaders(response, keyed ? privateHeaders : securityHeaders)
-  return response.status === 401
-    ? HttpServerResponse.setHeaders(stamped, { "x-request-id": requestId, "www-authenticate": "Bearer" })
-    : HttpServerResponse.setHeader(stamped, "x-request-id", requestId)
-}
+/**
+ * What every response carries: its request id, the security headers (docs/reference/http-api.md,
+ * "Security headers and CORS"), `no-store` when the request carried a key, and on a 401 the
+ * challenge. One object literal per case, set in one step: each `setHeader` copies the headers.
+ */
+const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string, keyed: boolean) =>
+  HttpServerResponse.setHeaders(
+    response,
+    response.status === 401
+      ? keyed
+        ? {
+          "x-request-id": requestId,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
+          "cache-control": "no-store",
+          "www-authenticate": "Bearer"
+        }
+        : {
+          "x-request-id": requestId,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
+          "www-authenticate": "Bearer"
+        }
+      : keyed
+      ? {
+        "x-request-id": requestId,
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "cache-control": "no-store"
+      }
+      : { "x-request-id": requestId, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" }
+  )
 
 /**
  * Swagger UI's policy: its own inline script and stylesheet only (by their SHA-256), data: images,

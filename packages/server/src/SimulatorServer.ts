@@ -76,7 +76,7 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
 export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
   /**
    * The key the `/v1/sim` routes require (`SIM_CONTROL_KEY`); undefined: none, as on a loopback
-   * address (docs/simulator.md, "Control routes off loopback").
+   * address (docs/simulator.md#control-routes).
    */
   readonly controlKey?: string | undefined
   /** How many entries the event log and the outbox each keep (`SIM_LOG_MAX`). */

@@ -150,6 +150,27 @@ describe("the standalone server", () => {
     assert.strictEqual(stderr, `swapdesk: REQUEST_PATH must be one of ApiRoutes, HttpApiBuilder (found "fastest")\n`)
   }, 30_000)
 
+  it(
+    "refuses a CORS_ORIGINS entry that is not an origin, or a SIM_LOG_MAX out of range, in one line, exit 1",
+    async () => {
+      const cors = await refusedStart({ PORT: "0", CORS_ORIGINS: "https://ok.example, https://app.example/path" })
+      assert.strictEqual(cors.code, 1, cors.stderr)
+      assert.strictEqual(
+        cors.stderr,
+        `swapdesk: CORS_ORIGINS: "https://app.example/path" is not an origin (scheme://host[:port], http or https, no path)\n`
+      )
+      for (const value of ["0", "ten", "10000001"]) {
+        const log = await refusedStart({ PORT: "0", SIM_LOG_MAX: value })
+        assert.strictEqual(log.code, 1, log.stderr)
+        assert.strictEqual(
+          log.stderr,
+          `swapdesk: SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(value)})\n`
+        )
+      }
+    },
+    60_000
+  )
+
   it("refuses an address in use in one line, exit 1", async () => {
     const occupant = createNetServer()
     await new Promise<void>((done) => occupant.listen(0, "127.0.0.1", done))

@@ -2,8 +2,7 @@
  * The simulator's ordered log of what happened: the record a run is replayed and compared by.
  * Entries carry market time and a sequence number; data is plain JSON (amounts as strings), so the
  * log serialises the same way every time. The log keeps only its most recent entries
- * (`RetainedLog`), so a long run holds a bounded amount of it (docs/simulator.md, "The event log
- * and the outbox").
+ * (`RetainedLog`), so a long run holds a bounded amount of it (docs/simulator.md#the-event-log).
  */
 
 /** How many entries the event log and the outbox keep by default (`SIM_LOG_MAX` on the server). */
