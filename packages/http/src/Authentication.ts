@@ -196,20 +196,21 @@ const wrongControlKey = new UnauthorizedKey({
 export const ControlAuthenticationLive = Layer.effect(
   ControlAuthentication,
   Effect.gen(function*() {
-    const { key } = yield* ControlAccess
+    const { key, required } = yield* ControlAccess
     const keys = yield* KeyAuthenticator
     const { admitThen, refuse, refuseKey } = yield* makeRefusals
-    if (key === undefined) {
-      // On loopback: as `KeyCheck`, no key needed and none counted, but a present one must be valid.
+    const keyHash = key === undefined ? undefined : hash("sha256", key, "buffer")
+    if (!required || keyHash === undefined) {
+      // On loopback: as `KeyCheck`, no key needed and none counted, but a present header must be a
+      // valid API key or the operator's own key.
       return (httpEffect) =>
         Effect.withFiber((fiber) => {
           const header = requestOf(fiber).headers.authorization
-          return header === undefined
+          return header === undefined || (keyHash !== undefined && isBearerOf(keyHash, header))
             ? httpEffect
             : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
         })
     }
-    const keyHash = hash("sha256", key, "buffer")
     return (httpEffect) =>
       Effect.withFiber((fiber) => {
         const request = requestOf(fiber)

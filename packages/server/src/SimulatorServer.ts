@@ -75,10 +75,10 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
 /** How the standalone server runs its simulation, beside the request path. */
 export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
   /**
-   * The key the `/v1/sim` routes require (`SIM_CONTROL_KEY`); undefined: none, as on a loopback
-   * address (docs/simulator.md#control-routes).
+   * The operator's key for the `/v1/sim` routes (`SIM_CONTROL_KEY`), and whether they require it (off
+   * a loopback address) or merely accept it; open to all unless given (docs/simulator.md#control-routes).
    */
-  readonly controlKey?: string | undefined
+  readonly control?: { readonly key: string; readonly required: boolean } | undefined
   /** How many entries the event log and the outbox each keep (`SIM_LOG_MAX`). */
   readonly logMax?: number | undefined
   /** The origins browsers may call the API from (`CORS_ORIGINS`); none unless given. */
@@ -105,7 +105,7 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
     Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
     Layer.provide(ApiMiddlewares.pipe(
       Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))),
-      Layer.provide(Layer.succeed(ControlAccess, { key: options.controlKey }))
+      Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false }))
     )),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
     Layer.provideMerge(layerSimulator(scenario, { logMax: options.logMax }))

@@ -64,18 +64,22 @@ const isLoopbackHost = (host: string): boolean => {
 }
 
 /**
- * The key the control routes take off loopback: `SIM_CONTROL_KEY`, or one generated now, which the
- * server prints once. On loopback none is needed, and a set one is still accepted.
+ * The key the control routes take: off loopback, required, `SIM_CONTROL_KEY` or one generated now,
+ * which the server prints once; on loopback none is needed, and a set one is accepted.
  */
-const controlKeyFor = (
+const controlFor = (
   host: string,
   configured: string
-): { readonly key: string | undefined; readonly generated: boolean } =>
-  configured !== ""
-    ? { key: configured, generated: false }
-    : isLoopbackHost(host)
-    ? { key: undefined, generated: false }
-    : { key: randomBytes(30).toString("base64url"), generated: true }
+): {
+  readonly access: { readonly key: string; readonly required: boolean } | undefined
+  readonly generated: boolean
+} => {
+  const required = !isLoopbackHost(host)
+  if (configured !== "") return { access: { key: configured, required }, generated: false }
+  return required
+    ? { access: { key: randomBytes(30).toString("base64url"), required }, generated: true }
+    : { access: undefined, generated: false }
+}
 
 /** `SIM_LOG_MAX`: how many entries the event log and the outbox each keep; 1 to 10,000,000. */
 const parseLogMax = (text: string): Effect.Effect<number | undefined, StartupFailure> => {
@@ -165,7 +169,7 @@ const program = Effect.gen(function*() {
   const logMax = yield* parseLogMax(more.logMax)
   const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
   const scenario = yield* loadScenario(scenarioPath)
-  const control = controlKeyFor(host, more.controlKey)
+  const control = controlFor(host, more.controlKey)
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
@@ -173,7 +177,7 @@ const program = Effect.gen(function*() {
     if (control.generated) {
       console.log(
         `SIM_CONTROL_KEY is not set and ${host} is not a loopback address: the /v1/sim routes take ` +
-          `Authorization: Bearer ${control.key} (generated now, shown once)`
+          `Authorization: Bearer ${control.access?.key} (generated now, shown once)`
       )
     }
   }))
@@ -182,7 +186,7 @@ const program = Effect.gen(function*() {
   const shutdown = gracefulShutdown(nodeServer)
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
   const app = ClientErrors(nodeServer).pipe(
-    Layer.provideMerge(simulatorApp(scenario, { requestPath, controlKey: control.key, logMax, corsOrigins }))
+    Layer.provideMerge(simulatorApp(scenario, { requestPath, control: control.access, logMax, corsOrigins }))
   )
   // Inside the scope, so that requests are answered before the server's layers are released.
   yield* Effect.scoped(

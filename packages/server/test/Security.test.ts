@@ -1,6 +1,6 @@
 // Proves the rules for operating the server safely, end to end through real servers on ephemeral
-// ports: the /v1/sim routes take only the control key when one is set (as off a loopback HOST) and
-// are then rate limited by address; every response carries nosniff and no-referrer, a keyed one
+// ports: the /v1/sim routes take only the control key when it is required (off a loopback HOST) and
+// are then rate limited by address, and merely accept it on loopback; every response carries nosniff and no-referrer, a keyed one
 // no-store, Swagger UI a policy naming the hashes of its own inline assets; CORS answers only the
 // configured origins; two Authorization headers are 401; the event log and the outbox are read
 // by cursor, oldest first, and keep only their most recent entries; an advance is 1 ms to 31 days.
@@ -42,9 +42,14 @@ const rawGet = (path: string, headers: Record<string, string | Array<string>>) =
   )
 
 describe("operating the server safely", () => {
-  layer(testServer({ ...testScenario, rateLimits: { unauthenticated: 4 } }, { controlKey: CONTROL_KEY }), {
-    excludeTestServices: true
-  })("control routes behind SIM_CONTROL_KEY", (it) => {
+  layer(
+    testServer({ ...testScenario, rateLimits: { unauthenticated: 4 } }, {
+      control: { key: CONTROL_KEY, required: true }
+    }),
+    {
+      excludeTestServices: true
+    }
+  )("control routes behind SIM_CONTROL_KEY", (it) => {
     it.effect("no key, a wrong key or an API key is 401; the control key passes; the control calls count by address", () =>
       Effect.gen(function*() {
         for (const key of [undefined, "wrong", keys.aliceAll, `${CONTROL_KEY}x`]) {
@@ -62,7 +67,7 @@ describe("operating the server safely", () => {
       }))
   })
 
-  layer(testServer(testScenario, { controlKey: CONTROL_KEY }), { excludeTestServices: true })(
+  layer(testServer(testScenario, { control: { key: CONTROL_KEY, required: true } }), { excludeTestServices: true })(
     "the control key",
     (it) => {
       it.effect("opens every control route, which answer as before", () =>
@@ -75,6 +80,21 @@ describe("operating the server safely", () => {
           const price = yield* call("PUT", "/v1/sim/prices/SOL", { body: { price: 123 } })
           assert.strictEqual(price.status, 401, "moving the market needs the key")
           assert.strictEqual((yield* call("GET", "/v1/sim/events")).status, 401, "reading the log needs the key")
+        }))
+    }
+  )
+
+  layer(testServer(testScenario, { control: { key: CONTROL_KEY, required: false } }), { excludeTestServices: true })(
+    "a control key on loopback",
+    (it) => {
+      it.effect("is accepted but not required; any other header must still be a valid API key", () =>
+        Effect.gen(function*() {
+          assert.strictEqual((yield* call("GET", "/v1/sim/clock")).status, 200)
+          assert.strictEqual((yield* call("GET", "/v1/sim/clock", { key: CONTROL_KEY })).status, 200)
+          assert.strictEqual((yield* call("GET", "/v1/sim/clock", { key: keys.aliceAll })).status, 200)
+          const wrong = yield* call("GET", "/v1/sim/clock", { key: `${CONTROL_KEY}x` })
+          assert.strictEqual(wrong.status, 401)
+          assert.strictEqual(wrong.body.error.code, "UNAUTHORIZED")
         }))
     }
   )
