@@ -37,7 +37,7 @@ const program = Effect.gen(function*() {
   })
   yield* control.advance(30_000)
   const confirmed = tradeView(yield* trades.get(ACCOUNT, created.id))
-  const events = yield* control.events
+  const events = (yield* control.events(0, 10_000)).entries
   return { created: tradeView(created).status, confirmed, events: events.length }
 }).pipe(Effect.provide(layerSimulator(scenario)))
 

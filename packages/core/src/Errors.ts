@@ -79,6 +79,12 @@ export const errorCatalogue = {
   METHOD_NOT_ALLOWED: { status: 405, meaning: "the route exists but not for this method", transient: false },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: "the request body is over 64 KiB", transient: false },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: "the request body is not application/json", transient: false },
+  EXPECTATION_FAILED: {
+    status: 417,
+    meaning: "the request's Expect header asks for what the server does not do",
+    transient: false
+  },
+  REQUEST_TIMEOUT: { status: 408, meaning: "the request did not arrive in full in time", transient: true },
   INTERNAL_ERROR: { status: 500, meaning: "an unexpected failure; nothing internal is disclosed", transient: true }
 } as const satisfies Record<string, CatalogueEntry>
 

@@ -85,10 +85,10 @@ export const inclusiveEndMs = (timestamp: string): number =>
   DATE_ONLY_PATTERN.test(timestamp) ? Date.parse(timestamp) + DAY_MS - 1 : Date.parse(timestamp)
 
 /**
- * A whole number in a query string, within bounds. The text must be plain digits: `Number()` alone
+ * A whole number in a query string, within bounds (`documented`: the pattern the OpenAPI document states). The text must be plain digits: `Number()` alone
  * would read "" as 0 and "1e1" or "0x10" as numbers, accepting what the client did not write.
  */
-const queryInteger = (min: number, max: number, documented: RegExp) =>
+export const queryInteger = (min: number, max: number, documented: RegExp) =>
   Schema.String.check(Schema.isPattern(/^-?[0-9]+$/, {
     message: "must be a whole number",
     // What the OpenAPI document states: the whole numbers in range, written plainly. The check

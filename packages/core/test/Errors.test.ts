@@ -73,6 +73,12 @@ const simulatorOnly: Record<string, number> = {
 /** Codes for limits the contract leaves open (docs/decisions.md): the per-account API key limit. */
 const decidedHere: Record<string, number> = { API_KEY_LIMIT_EXCEEDED: 403 }
 
+/**
+ * Codes for HTTP-level refusals the contract names only by status (docs/reference/errors.md#http-level-codes):
+ * no domain error carries them.
+ */
+const httpLevel: Record<string, number> = { REQUEST_TIMEOUT: 408, EXPECTATION_FAILED: 417 }
+
 /** One instance of every tagged error class the core exports. */
 const instances: ReadonlyArray<DomainError> = [
   new Unauthorized({ reason: "unknown API key" }),
@@ -107,10 +113,14 @@ describe("the error catalogue", () => {
     })
   }
 
-  it("adds only the simulator-only codes (all 409) and the API key limit (403)", () => {
+  it("adds only the simulator-only codes (all 409), the API key limit (403) and the two HTTP-level ones", () => {
     const extra = errorCodes.filter((code) => !(code in contractTable))
-    assert.sameMembers([...extra], [...Object.keys(simulatorOnly), ...Object.keys(decidedHere)])
-    for (const [code, status] of Object.entries({ ...simulatorOnly, ...decidedHere })) {
+    assert.sameMembers([...extra], [
+      ...Object.keys(simulatorOnly),
+      ...Object.keys(decidedHere),
+      ...Object.keys(httpLevel)
+    ])
+    for (const [code, status] of Object.entries({ ...simulatorOnly, ...decidedHere, ...httpLevel })) {
       assert.strictEqual(errorCatalogue[code as Errors.ErrorCode].status, status)
     }
   })
@@ -162,6 +172,8 @@ describe("the tagged error classes", () => {
       "METHOD_NOT_ALLOWED",
       "PAYLOAD_TOO_LARGE",
       "UNSUPPORTED_MEDIA_TYPE",
+      "REQUEST_TIMEOUT",
+      "EXPECTATION_FAILED",
       "INTERNAL_ERROR"
     ])
   })

@@ -17,10 +17,12 @@ import {
 } from "@swapdesk/core"
 import { Context, Effect, type Fiber, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { hash } from "node:crypto"
+import { hash, timingSafeEqual } from "node:crypto"
 import { toApiError } from "./api/ApiErrors.ts"
 import {
   Authentication,
+  ControlAccess,
+  ControlAuthentication,
   KeyCheck,
   MaybePrincipal,
   OptionalAuthentication,
@@ -173,6 +175,47 @@ export const KeyCheckLive = Layer.effect(
         return header === undefined
           ? httpEffect
           : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
+      })
+  })
+)
+
+/**
+ * Whether `header` is `Bearer <key>`, compared by the hashes of the secrets so that the time taken
+ * says nothing about how much of the key a guess got right.
+ */
+const isBearerOf = (keyHash: Buffer, header: string | undefined): boolean => {
+  const secret = header === undefined ? undefined : BEARER.exec(header)?.[1]
+  return secret !== undefined && timingSafeEqual(hash("sha256", secret, "buffer"), keyHash)
+}
+
+const wrongControlKey = new UnauthorizedKey({
+  reason: "the simulator's control routes need Authorization: Bearer <SIM_CONTROL_KEY>"
+})
+
+export const ControlAuthenticationLive = Layer.effect(
+  ControlAuthentication,
+  Effect.gen(function*() {
+    const { key, required } = yield* ControlAccess
+    const keys = yield* KeyAuthenticator
+    const { admitThen, refuse, refuseKey } = yield* makeRefusals
+    const keyHash = key === undefined ? undefined : hash("sha256", key, "buffer")
+    if (!required || keyHash === undefined) {
+      // On loopback: as `KeyCheck`, no key needed and none counted, but a present header must be a
+      // valid API key or the operator's own key.
+      return (httpEffect) =>
+        Effect.withFiber((fiber) => {
+          const header = requestOf(fiber).headers.authorization
+          return header === undefined || (keyHash !== undefined && isBearerOf(keyHash, header))
+            ? httpEffect
+            : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
+        })
+    }
+    return (httpEffect) =>
+      Effect.withFiber((fiber) => {
+        const request = requestOf(fiber)
+        return isBearerOf(keyHash, request.headers.authorization)
+          ? admitThen(addressCaller(request), httpEffect)
+          : Effect.andThen(refuseKey(wrongControlKey), httpEffect)
       })
   })
 )

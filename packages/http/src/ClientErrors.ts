@@ -6,8 +6,13 @@
  * answered as every route answers: the envelope, stamped with market time, an `X-Request-Id`, and
  * `Connection: close`. The connection is then closed, because its framing can no longer be trusted.
  *
+ * So are a request that did not arrive in time (`408 REQUEST_TIMEOUT`) and an `Expect` other than
+ * `100-continue` (`417 EXPECTATION_FAILED`), which Node would answer bare.
+ *
  * The parser's events belong to the `node:http` server itself, not to `HttpServer`, so this layer is
- * handed the server that `NodeHttpServer.layer(() => server, …)` runs on.
+ * handed the server that `NodeHttpServer.layer(() => server, …)` runs on. Create that server with
+ * `requireHostHeader: false`, so that a request without `Host`, which Node would answer with a bare
+ * 400, reaches the global middleware and gets the envelope.
  */
 import { errorCatalogue, type ErrorCode, MarketClock } from "@swapdesk/core"
 import { Effect, FiberSet, Layer } from "effect"
@@ -29,11 +34,13 @@ interface Refusal {
 }
 
 /**
- * Node's own answer to a request that did not arrive within `headersTimeout` or `requestTimeout`,
- * sent byte for byte. The contract has no code for it, and browsers rely on exactly this status to
- * resend a request on a connection they opened early (docs/decisions.md).
+ * A request that did not arrive within `headersTimeout` or `requestTimeout`. Still status 408, which
+ * browsers rely on to resend a request on a connection they opened early (docs/decisions.md).
  */
-const REQUEST_TIMEOUT = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n"
+const requestTimeout: Refusal = {
+  code: "REQUEST_TIMEOUT",
+  message: "the request did not arrive in full in time; send it again"
+}
 
 /**
  * How long an answered connection may keep sending before it is dropped. The connection is ended
@@ -75,6 +82,8 @@ const rawResponse = (refusal: Refusal, atMs: number, requestId: string): string 
     "content-type": "application/json",
     "content-length": String(Buffer.byteLength(body)),
     "x-request-id": requestId,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
     connection: "close",
     ...refusal.headers
   }
@@ -168,7 +177,7 @@ export const ClientErrors = (server: Server): Layer.Layer<never, never, MarketCl
       if (refused.has(socket)) return
       refused.add(socket)
       if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
-        whenAnswerable(socket, () => endWith(socket, REQUEST_TIMEOUT))
+        refuse(socket, requestTimeout)
       } else if (error.code?.startsWith("HPE_") === true) {
         const headerLimitBytes = (server as { readonly maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize
         refuse(socket, refusalOf(error, headerLimitBytes))
@@ -187,15 +196,41 @@ export const ClientErrors = (server: Server): Layer.Layer<never, never, MarketCl
       refuse(socket, connectRefusal)
     }
 
+    // Node answers an `Expect` other than `100-continue` with a bare 417 unless this is heard.
+    const onCheckExpectation = (request: IncomingMessage, response: ServerResponse) =>
+      run(Effect.flatMap(clock.now, (atMs) =>
+        Effect.sync(() => {
+          const refusal: Refusal = {
+            code: "EXPECTATION_FAILED",
+            message: `Expect: ${request.headers.expect} is not supported; only 100-continue is`
+          }
+          const body = JSON.stringify(errorBody(refusal.code, refusal.message, atMs))
+          const requestId = requestIdFrom(
+            typeof request.headers["x-request-id"] === "string" ? request.headers["x-request-id"] : undefined
+          )
+          // The body that may follow was never asked for: the connection closes after the answer.
+          response.writeHead(417, {
+            "content-type": "application/json",
+            "content-length": String(Buffer.byteLength(body)),
+            "x-request-id": requestId,
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "no-referrer",
+            connection: "close"
+          })
+          response.end(body)
+        })))
+
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         server.on("clientError", onClientError)
         server.on("connect", onConnect)
+        server.on("checkExpectation", onCheckExpectation)
       }),
       () =>
         Effect.sync(() => {
           server.off("clientError", onClientError)
           server.off("connect", onConnect)
+          server.off("checkExpectation", onCheckExpectation)
         })
     )
   }))

@@ -5,13 +5,18 @@
  *
  * - `refuseFragment`: a request target with a `#` is `VALIDATION_ERROR`;
  * - `refuseSemicolonInPath`: a path with a `;` is an unknown route (`NOT_FOUND`);
+ * - `requireHost`: an HTTP/1.1 request without `Host` is `VALIDATION_ERROR`;
+ * - `refuseTwoAuthorizations`: two `Authorization` headers are `UNAUTHORIZED`;
+ * - `answerPreflight`: a CORS preflight from an allowed origin is `204` with what it may send;
  * - `admitBody`: a request with a body is routed only if a route takes it, with its body within
- *   64 KiB and of a JSON media type (`NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`,
- *   `UNSUPPORTED_MEDIA_TYPE` otherwise);
+ *   64 KiB, `application/json` (charset utf-8 at most) and not encoded (`NOT_FOUND`,
+ *   `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `UNSUPPORTED_MEDIA_TYPE` otherwise);
  * - `checkDocumentKey`: the public documents (OpenAPI, Swagger UI) refuse a present but invalid key;
  * - `answerFailure`: whatever no endpoint answered (no route, a body over the limit, a client gone,
  *   a defect) gets its envelope, and a defect is logged under the request id;
- * - `stamp`: every response carries its `X-Request-Id`, and a 401 its `WWW-Authenticate` challenge.
+ * - `stamp`: every response carries its `X-Request-Id` and the security headers (`no-store` when
+ *   the request carried a key; a `Content-Security-Policy` on Swagger UI), a 401 its
+ *   `WWW-Authenticate` challenge, and a response to an allowed origin its CORS headers.
  *
  * Every step is on every request's path, so the steps are plain functions of the request, composed
  * in one expression, rather than router middlewares of their own, each of which would wrap every
@@ -35,9 +40,10 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "effect/http"
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { errorBody } from "./api/ApiErrors.ts"
 import { KeyAuthenticator } from "./Authentication.ts"
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, CorsOrigins } from "./Cors.ts"
 
 /** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
 const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
@@ -77,11 +83,36 @@ const methodsWithBody = new Set(["POST", "PUT", "PATCH"])
 
 const pathOf = (url: string): string => url.split("?")[0]!
 
-const mediaTypeOf = (contentType: string): string => contentType.split(";")[0]!.trim().toLowerCase()
+/** Whether `url` names `path`, as the router matches it (trailing slashes forgiven). */
+const isPath = (url: string, path: string): boolean => url.startsWith(path) && pathOf(url).replace(/\/+$/, "") === path
 
-/** `application/json`, and the `application/…+json` types built on it (merge-patch, vendor types). */
-const isJson = (mediaType: string): boolean =>
-  mediaType === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType)
+/**
+ * The one media type a body may have: `application/json`, with at most a `charset=utf-8`
+ * parameter (docs/reference/http-api.md, "Conventions").
+ */
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;[ \t]*charset[ \t]*=[ \t]*("utf-8"|utf-8)[ \t]*)?$/i
+
+/** Whether a body follows the request's head: a non-zero length, or chunks. */
+const hasBody = (headers: Headers.Headers): boolean =>
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0")
+
+/** How many `Authorization` fields the request's head has: Node keeps only the first in `headers`. */
+const authorizationCount = (source: unknown): number => {
+  const raw = (source as { readonly rawHeaders?: ReadonlyArray<string> } | undefined)?.rawHeaders
+  let count = 0
+  if (raw !== undefined) {
+    for (let i = 0; i < raw.length; i += 2) {
+      if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") count++
+    }
+  }
+  return count
+}
+
+/** An HTTP/1.1 request must name its host (RFC 9112, section 3.2); HTTP/1.0 may not. */
+const lacksHost = (request: HttpServerRequest.HttpServerRequest): boolean =>
+  request.headers.host === undefined &&
+  (request.source as { readonly httpVersion?: string } | undefined)?.httpVersion === "1.1"
 
 /** Enforced on the bytes read, so that a chunked body without a length is held to it too. */
 const BODY_LIMIT = ByteSize.bytes(REQUEST_BODY_MAX_BYTES)
@@ -131,11 +162,69 @@ const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
       (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
   })
 
-/** What every response carries: its request id, and on a 401 the challenge. */
-const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string) =>
-  response.status === 401
-    ? HttpServerResponse.setHeaders(response, { "x-request-id": requestId, "www-authenticate": "Bearer" })
-    : HttpServerResponse.setHeader(response, "x-request-id", requestId)
+/**
+ * What every response carries: its request id, the security headers (docs/reference/http-api.md,
+ * "Security headers and CORS"), `no-store` when the request carried a key, and on a 401 the
+ * challenge. One object literal per case, set in one step: each `setHeader` copies the headers.
+ */
+const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string, keyed: boolean) =>
+  HttpServerResponse.setHeaders(
+    response,
+    response.status === 401
+      ? keyed
+        ? {
+          "x-request-id": requestId,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
+          "cache-control": "no-store",
+          "www-authenticate": "Bearer"
+        }
+        : {
+          "x-request-id": requestId,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer",
+          "www-authenticate": "Bearer"
+        }
+      : keyed
+      ? {
+        "x-request-id": requestId,
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "cache-control": "no-store"
+      }
+      : { "x-request-id": requestId, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" }
+  )
+
+/**
+ * Swagger UI's policy: its own inline script and stylesheet only (by their SHA-256), data: images,
+ * requests to this origin ("Try it out"), and no framing. Computed from the page itself, once.
+ */
+const docsPolicyOf = (page: string): string => {
+  const hashes = (tag: "script" | "style") =>
+    [...page.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))]
+      .map((match) => `'sha256-${createHash("sha256").update(match[1]!).digest("base64")}'`)
+      .join(" ")
+  return [
+    "default-src 'none'",
+    `script-src ${hashes("script")}`,
+    `style-src ${hashes("style")}`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+}
+
+const bodyText = (response: HttpServerResponse.HttpServerResponse): string =>
+  response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
+
+/** The methods `routes` take at `path` (with `HEAD` where `GET` is), empty for an unknown path. */
+const methodsAt = (routes: ReadonlyArray<Route>, path: string): Array<string> => {
+  const methods = new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))
+  if (methods.has("GET")) methods.add("HEAD")
+  return [...methods]
+}
 
 type Routed = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
 
@@ -149,11 +238,16 @@ type Step = (request: HttpServerRequest.HttpServerRequest, next: Routed) => Rout
  * `routes` are every route served; `documents` the paths served outside the API definition (the
  * OpenAPI document, Swagger UI), public routes whose callers' keys are checked here.
  */
-export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: ReadonlySet<string>) =>
+export const GlobalMiddleware = (
+  routes: ReadonlyArray<Route>,
+  documents: ReadonlySet<string>,
+  docsPath: string
+) =>
   HttpRouter.middleware<{ handles: unknown }>()(
     Effect.gen(function*() {
       const clock = yield* MarketClock
       const keys = yield* KeyAuthenticator
+      const corsOrigins = yield* CorsOrigins
       const envelope = (
         code: ErrorCode,
         message: string,
@@ -195,10 +289,47 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
           ? envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(request.url)}`)
           : next
 
+      const hostMessage = "an HTTP/1.1 request must have a Host header"
+      const withoutHost = envelope("VALIDATION_ERROR", hostMessage, { details: [{ path: "", message: hostMessage }] })
+
+      /** An HTTP/1.1 request without `Host` (see `lacksHost`), which Node is told to let through. */
+      const requireHost: Step = (request, next) => lacksHost(request) ? withoutHost : next
+
+      const twoAuthorizations = envelope("UNAUTHORIZED", "send one Authorization header, not several")
+
+      /** Two `Authorization` headers: which one is meant cannot be known, so neither is used. */
+      const refuseTwoAuthorizations: Step = (request, next) =>
+        request.headers.authorization !== undefined && authorizationCount(request.source) > 1
+          ? twoAuthorizations
+          : next
+
+      /**
+       * A CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) from an allowed origin, for
+       * a path that has routes: `204` with the path's methods and the headers the API reads. Any
+       * other `OPTIONS` goes on to `405`.
+       */
+      const answerPreflight: Step = (request, next) => {
+        if (request.method !== "OPTIONS" || corsOrigins.size === 0) return next
+        const origin = request.headers.origin
+        if (origin === undefined || request.headers["access-control-request-method"] === undefined) return next
+        if (!corsOrigins.has(origin.toLowerCase())) return next
+        const methods = methodsAt(routes, pathOf(request.url))
+        if (methods.length === 0) return next
+        return Effect.succeed(HttpServerResponse.empty({
+          status: 204,
+          headers: {
+            "access-control-allow-methods": methods.join(", "),
+            "access-control-allow-headers": CORS_ALLOWED_HEADERS,
+            "access-control-max-age": CORS_MAX_AGE_SECONDS
+          }
+        }))
+      }
+
       /**
        * A request with a body: answered here if no endpoint should see it (routing problems
-       * first, as for requests without a body), else routed with its body limited to 64 KiB and
-       * any JSON media type presented as `application/json`, the one the endpoints decode.
+       * first, as for requests without a body), else routed with its body limited to 64 KiB. A body
+       * must be `application/json` (charset utf-8 at most) and not encoded: a browser can send any
+       * other type cross-site without a preflight.
        */
       const admitBody: Step = (request, next) => {
         if (!methodsWithBody.has(request.method)) return next
@@ -206,16 +337,19 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         if (misrouted !== undefined) return misrouted
         if (Number(request.headers["content-length"] ?? "0") > REQUEST_BODY_MAX_BYTES) return tooLarge()
         const contentType = request.headers["content-type"]
-        const mediaType = contentType === undefined ? "application/json" : mediaTypeOf(contentType)
-        if (!isJson(mediaType)) {
-          return envelope("UNSUPPORTED_MEDIA_TYPE", `send the body as application/json, not ${contentType}`)
+        if (contentType === undefined ? hasBody(request.headers) : !JSON_MEDIA_TYPE.test(contentType)) {
+          return envelope(
+            "UNSUPPORTED_MEDIA_TYPE",
+            contentType === undefined
+              ? "send the body with Content-Type: application/json"
+              : `send the body as application/json (charset utf-8 at most), not ${contentType}`
+          )
         }
-        const routed = mediaType === "application/json" ? next : Effect.provideService(
-          next,
-          HttpServerRequest.HttpServerRequest,
-          request.modify({ headers: Headers.set(request.headers, "content-type", "application/json") })
-        )
-        return Effect.provideService(routed, HttpIncomingMessage.MaxBodySize, BODY_LIMIT)
+        const encoding = request.headers["content-encoding"]
+        if (encoding !== undefined) {
+          return envelope("UNSUPPORTED_MEDIA_TYPE", `send the body unencoded, without Content-Encoding (${encoding})`)
+        }
+        return Effect.provideService(next, HttpIncomingMessage.MaxBodySize, BODY_LIMIT)
       }
 
       /** A document route with an `Authorization` header: served only if the key is valid. */
@@ -247,13 +381,56 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
         )
       }
 
+      let docsPolicy: Record<string, string> | undefined
+      /** Swagger UI's page: framed nowhere, running only its own inline assets. */
+      const protectDocs = (response: HttpServerResponse.HttpServerResponse) => {
+        docsPolicy ??= { "content-security-policy": docsPolicyOf(bodyText(response)), "x-frame-options": "DENY" }
+        return HttpServerResponse.setHeaders(response, docsPolicy)
+      }
+
+      /** A response to an allowed origin may be read by its page; `Vary` tells caches it depends on `Origin`. */
+      const corsHeaders = (
+        request: HttpServerRequest.HttpServerRequest,
+        response: HttpServerResponse.HttpServerResponse
+      ) => {
+        const origin = request.headers.origin
+        if (origin === undefined || !corsOrigins.has(origin.toLowerCase())) {
+          return HttpServerResponse.setHeader(response, "vary", "Origin")
+        }
+        return HttpServerResponse.setHeaders(response, {
+          "access-control-allow-origin": origin,
+          "access-control-expose-headers": CORS_EXPOSED_HEADERS,
+          vary: "Origin"
+        })
+      }
+
+      /** Every answer, stamped; the CORS headers only where origins are allowed. */
+      const finish = (
+        request: HttpServerRequest.HttpServerRequest,
+        requestId: string,
+        response: HttpServerResponse.HttpServerResponse
+      ) => {
+        let stamped = stamp(response, requestId, request.headers.authorization !== undefined)
+        if (response.status === 200 && isPath(request.url, docsPath)) stamped = protectDocs(stamped)
+        return corsOrigins.size === 0 ? stamped : corsHeaders(request, stamped)
+      }
+
       // The composition, outermost first. A request without a body and outside the documents goes
       // straight to the router; only when it finds no route is the route table consulted, to tell
       // 404 from 405. Every outcome is answered by `answerFailure` or the route, then stamped.
       const route = (request: HttpServerRequest.HttpServerRequest, httpEffect: Routed): Routed =>
         refuseFragment(
           request,
-          refuseSemicolonInPath(request, admitBody(request, checkDocumentKey(request, httpEffect)))
+          refuseSemicolonInPath(
+            request,
+            requireHost(
+              request,
+              refuseTwoAuthorizations(
+                request,
+                answerPreflight(request, admitBody(request, checkDocumentKey(request, httpEffect)))
+              )
+            )
+          )
         )
       return (httpEffect) =>
         Effect.withFiber((fiber) => {
@@ -262,8 +439,8 @@ export const GlobalMiddleware = (routes: ReadonlyArray<Route>, documents: Readon
           const routed = route(request, httpEffect)
           return Effect.matchCauseEffect(routed, {
             onFailure: (cause) =>
-              Effect.map(answerFailure(request, requestId, cause), (response) => stamp(response, requestId)),
-            onSuccess: (response) => Effect.succeed(stamp(response, requestId))
+              Effect.map(answerFailure(request, requestId, cause), (response) => finish(request, requestId, response)),
+            onSuccess: (response) => Effect.succeed(finish(request, requestId, response))
           })
           // The router's type asks a global middleware to say that it answers every failure.
         }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>

@@ -8,7 +8,13 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { type HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
-import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
+import {
+  AuthenticationLive,
+  ControlAuthenticationLive,
+  KeyAuthenticator,
+  KeyCheckLive,
+  OptionalAuthenticationLive
+} from "./Authentication.ts"
 import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
 import { NotificationsHandlers, WebhooksHandlers } from "./handlers/AccountHandlers.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
@@ -47,11 +53,15 @@ export const ContractHandlers = Layer.mergeAll(
   WebhooksHandlers
 )
 
-/** The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global middleware. */
+/**
+ * The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global
+ * middleware. `ControlAuthentication` reads `ControlAccess`, which a server with operator routes provides.
+ */
 export const ApiMiddlewares = Layer.mergeAll(
   AuthenticationLive,
   OptionalAuthenticationLive,
   KeyCheckLive,
+  ControlAuthenticationLive,
   RequestValidationLive
 ).pipe(Layer.provide(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
@@ -78,7 +88,11 @@ export const serveApi = <
   Layer.mergeAll(
     requestPathLayer(api, { openapiPath: OPENAPI_PATH, requestPath: options.requestPath }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),
-    GlobalMiddleware(routeTable(api as unknown as RouteSource, documents), new Set([OPENAPI_PATH, DOCS_PATH]))
+    GlobalMiddleware(
+      routeTable(api as unknown as RouteSource, documents),
+      new Set([OPENAPI_PATH, DOCS_PATH]),
+      DOCS_PATH
+    )
   )
 
 /**

@@ -15,7 +15,7 @@ const { handler, dispose } = HttpRouter.toWebHandler(
   Layer.mergeAll(
     HttpRouter.add("GET", "/broken", Effect.die(new Error("an invariant broke"))),
     HttpRouter.add("GET", "/endless", Effect.never),
-    GlobalMiddleware(routeTable({ groups: {} }, paths), new Set())
+    GlobalMiddleware(routeTable({ groups: {} }, paths), new Set(), "/docs")
   ).pipe(
     Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(0) })),
     Layer.provide(

@@ -10,6 +10,8 @@ import {
   ApiMiddlewares,
   Backend,
   ContractHandlers,
+  ControlAccess,
+  CorsOrigins,
   hashSecret,
   type PlatformOf,
   RateLimits,
@@ -79,17 +81,26 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
 
+/** How the standalone server runs its simulation, beside the request path. */
+export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
+  /**
+   * The operator's key for the `/v1/sim` routes (`SIM_CONTROL_KEY`), and whether they require it (off
+   * a loopback address) or merely accept it; open to all unless given (docs/simulator.md#control-routes).
+   */
+  readonly control?: { readonly key: string; readonly required: boolean } | undefined
+  /** How many entries the event log and the outbox each keep (`SIM_LOG_MAX`). */
+  readonly logMax?: number | undefined
+  /** The origins browsers may call the API from (`CORS_ORIGINS`); none unless given. */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /** Real notification channels and the webhook sender (`webhooksOnly` unless given). */
+  readonly adapters?: SimulatorAdapters
+}
+
 /**
  * Webhooks over real HTTP, and no real notification channel: notifications are recorded in the
  * outbox only. `main.ts` adds the channels the settings configure.
  */
 export const webhooksOnly: SimulatorAdapters = Layer.merge(ChannelTransport.layerNone, WebhookSenderLive)
-
-/** How `simulatorApp` serves: the request path, and the adapters to the world outside. */
-export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
-  /** Real notification channels and the webhook sender (`webhooksOnly` unless given). */
-  readonly adapters?: SimulatorAdapters
-}
 
 /**
  * Everything the standalone server runs on a scenario, the trading interface at `/` included;
@@ -109,8 +120,12 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
   )
   return Layer.merge(serveApi(SimulatorBackedApi, options), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
-    Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
+    Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
+    Layer.provide(ApiMiddlewares.pipe(
+      Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))),
+      Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false }))
+    )),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(layerSimulator(scenario, options.adapters ?? webhooksOnly))
+    Layer.provideMerge(layerSimulator(scenario, options.adapters ?? webhooksOnly, { logMax: options.logMax }))
   )
 }

@@ -3,10 +3,13 @@
  * The standalone server: `pnpm start`. Serves the contract, the simulator's control routes and the
  * trading interface (at `/`) on the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`, by the
  * request path `REQUEST_PATH` names (`ApiRoutes` when unset; `HttpApiBuilder` serves the API with
- * Effect's own builder, see docs/decisions.md). It sends
- * alerts on the real channels its settings configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`,
- * `FCM_SERVICE_ACCOUNT` and their companions: docs/alerts.md#channels). On SIGINT
- * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
+ * Effect's own builder, see docs/decisions.md). It sends alerts on the real channels its settings
+ * configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`, `FCM_SERVICE_ACCOUNT` and their companions:
+ * docs/alerts.md#channels). Off a loopback `HOST` the `/v1/sim` routes take
+ * `SIM_CONTROL_KEY` (generated and printed once when unset); `SIM_LOG_MAX` bounds the event log and
+ * the outbox, `CORS_ORIGINS` lists the origins browsers may call from. On SIGINT or SIGTERM it stops
+ * accepting connections, answers every request received or arriving on an open connection with
+ * `Connection: close`, and exits 0 (`GracefulShutdown.ts`). A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
  * contract's error envelope too (`ClientErrors.ts`).
@@ -18,7 +21,9 @@ import { ChannelTransport } from "@swapdesk/core"
 import {
   ClientErrors,
   DEFAULT_REQUEST_PATH,
+  gracefulShutdown,
   isRequestPath,
+  parseCorsOrigins as corsOriginsOf,
   REQUEST_PATHS,
   type RequestPath,
   serve
@@ -26,8 +31,10 @@ import {
 import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
+import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
 import { simulatorApp } from "./SimulatorServer.ts"
 
@@ -43,8 +50,58 @@ const settings = Config.all({
   port: Config.String("PORT").pipe(Config.withDefault("3000")),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   scenario: Config.String("SCENARIO").pipe(Config.withDefault("")),
-  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault(""))
+  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault("")),
+  controlKey: Config.String("SIM_CONTROL_KEY").pipe(Config.withDefault("")),
+  logMax: Config.String("SIM_LOG_MAX").pipe(Config.withDefault("")),
+  corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault(""))
 })
+
+/**
+ * Whether `host` is a loopback address, reachable from this machine only: `localhost`,
+ * `127.0.0.0/8` (also as an IPv4-mapped IPv6 address) and `::1`. Any other, `0.0.0.0` and `::`
+ * included, may be reachable from elsewhere.
+ */
+const isLoopbackHost = (host: string): boolean => {
+  const name = host.toLowerCase().replace(/^\[(.*)\]$/, "$1")
+  if (name === "localhost" || name === "::1" || name === "0:0:0:0:0:0:0:1") return true
+  const ipv4 = name.startsWith("::ffff:") ? name.slice("::ffff:".length) : name
+  return isIPv4(ipv4) && ipv4.split(".")[0] === "127"
+}
+
+/**
+ * The key the control routes take: off loopback, required, `SIM_CONTROL_KEY` or one generated now,
+ * which the server prints once; on loopback none is needed, and a set one is accepted.
+ */
+const controlFor = (
+  host: string,
+  configured: string
+): {
+  readonly access: { readonly key: string; readonly required: boolean } | undefined
+  readonly generated: boolean
+} => {
+  const required = !isLoopbackHost(host)
+  if (configured !== "") return { access: { key: configured, required }, generated: false }
+  return required
+    ? { access: { key: randomBytes(30).toString("base64url"), required }, generated: true }
+    : { access: undefined, generated: false }
+}
+
+/** `SIM_LOG_MAX`: how many entries the event log and the outbox each keep; 1 to 10,000,000. */
+const parseLogMax = (text: string): Effect.Effect<number | undefined, StartupFailure> => {
+  if (text === "") return Effect.succeed(undefined)
+  const max = /^[0-9]{1,8}$/.test(text) ? Number(text) : Number.NaN
+  return max >= 1 && max <= 10_000_000 ? Effect.succeed(max) : Effect.fail(
+    new StartupFailure({ message: `SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(text)})` })
+  )
+}
+
+/** `CORS_ORIGINS`: a comma-separated list of origins (`scheme://host[:port]`) browsers may call the API from. */
+const parseCorsOrigins = (text: string): Effect.Effect<ReadonlyArray<string>, StartupFailure> => {
+  const origins = corsOriginsOf(text)
+  return typeof origins === "string"
+    ? Effect.fail(new StartupFailure({ message: `CORS_ORIGINS: ${origins}` }))
+    : Effect.succeed(origins)
+}
 
 const parseRequestPath = (text: string): Effect.Effect<RequestPath, StartupFailure> => {
   if (text === "") return Effect.succeed(DEFAULT_REQUEST_PATH)
@@ -112,27 +169,44 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath } = yield* settings
+  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath, ...more } = yield* settings
   const port = yield* parsePort(portText)
   const requestPath = yield* parseRequestPath(requestPathText)
+  const logMax = yield* parseLogMax(more.logMax)
+  const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
   const scenario = yield* loadScenario(scenarioPath)
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
+  const control = controlFor(host, more.controlKey)
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
     console.log(
       `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
     )
+    if (control.generated) {
+      console.log(
+        `SIM_CONTROL_KEY is not set and ${host} is not a loopback address: the /v1/sim routes take ` +
+          `Authorization: Bearer ${control.access?.key} (generated now, shown once)`
+      )
+    }
   }))
-  const nodeServer = createServer()
+  // Node's own 400 for a request without `Host` has no envelope; the global middleware answers it.
+  const nodeServer = createServer({ requireHostHeader: false })
+  const shutdown = gracefulShutdown(nodeServer)
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
   const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), WebhookSenderLive)
-  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario, { requestPath, adapters })))
-  yield* Layer.launch(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
-    Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause)))
+  const app = ClientErrors(nodeServer).pipe(
+    Layer.provideMerge(simulatorApp(scenario, { requestPath, adapters, control: control.access, logMax, corsOrigins }))
   )
+  // Inside the scope, so that requests are answered before the server's layers are released.
+  yield* Effect.scoped(
+    Effect.andThen(
+      Layer.build(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))),
+      Effect.never.pipe(Effect.onInterrupt(() => Effect.promise(() => shutdown.drain())))
+    )
+  ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause))))
 }).pipe(
   Effect.tapErrorTag("StartupFailure", (failure) => Effect.sync(() => console.error(`swapdesk: ${failure.message}`)))
 )

@@ -15,7 +15,14 @@ import { type AddressInfo, connect } from "node:net"
 import { simulatorApp } from "../src/SimulatorServer.ts"
 import { advance, call, requestPath, testScenario } from "./harness.ts"
 
-const nodeServer = createServer()
+// As main.ts creates it: a request without Host reaches the routes. The time limits are short so
+// that a request that never finishes is seen to time out within the test.
+const nodeServer = createServer({
+  requireHostHeader: false,
+  headersTimeout: 1_000,
+  requestTimeout: 1_000,
+  connectionsCheckingInterval: 100
+})
 
 /** The standalone server's app with `ClientErrors` on the node server it runs on, and a client for it. */
 const TestServer = HttpServer.layerTestClient.pipe(
@@ -124,11 +131,44 @@ layer(TestServer, { excludeTestServices: true })("requests Node's parser refuses
   it.effect("a broken body of a request that sent a valid X-Request-Id is refused under that id", () =>
     Effect.gen(function*() {
       const response = yield* refusal(
-        "POST /v1/sim/faults HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-42\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"
+        "POST /v1/sim/faults HTTP/1.1\r\nHost: x\r\nX-Request-Id: trace-42\r\nContent-Type: application/json\r\n" +
+          "Transfer-Encoding: chunked\r\n\r\nzz\r\n"
       )
       assert.strictEqual(response.status, 400)
       assert.strictEqual(response.headers["x-request-id"], "trace-42")
       assert.strictEqual(response.body.error.code, "VALIDATION_ERROR")
+    }))
+
+  it.effect("an Expect other than 100-continue is 417 EXPECTATION_FAILED in the envelope, under the client's id", () =>
+    Effect.gen(function*() {
+      const response = yield* refusal(
+        "POST /v1/sim/faults HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nX-Request-Id: exp-1\r\n" +
+          "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+      )
+      assert.strictEqual(response.status, 417)
+      assert.strictEqual(response.body.error.code, "EXPECTATION_FAILED")
+      assert.strictEqual(response.headers["x-request-id"], "exp-1")
+      assert.strictEqual(response.headers["x-content-type-options"], "nosniff")
+      assert.strictEqual(response.body.timestamp, START)
+    }))
+
+  it.effect("an HTTP/1.1 request without Host is 400 VALIDATION_ERROR in the envelope; HTTP/1.0 needs none", () =>
+    Effect.gen(function*() {
+      const [missing] = parseResponses(yield* exchange("GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n"))
+      assert.strictEqual(missing!.status, 400)
+      assert.strictEqual(missing!.body.error.code, "VALIDATION_ERROR")
+      assert.match(missing!.body.error.message, /Host/)
+      assert.isString(missing!.headers["x-request-id"])
+      const [old] = parseResponses(yield* exchange("GET /v1/health HTTP/1.0\r\n\r\n"))
+      assert.strictEqual(old!.status, 200)
+    }))
+
+  it.effect("a request that does not arrive in time is 408 REQUEST_TIMEOUT in the envelope", () =>
+    Effect.gen(function*() {
+      const response = yield* refusal("GET /v1/health HTTP/1.1\r\nHost: x\r\n")
+      assert.strictEqual(response.status, 408)
+      assertEnvelope(response, START)
+      assert.strictEqual(response.body.error.code, "REQUEST_TIMEOUT")
     }))
 
   it.effect("CONNECT is 405 METHOD_NOT_ALLOWED with an empty Allow, not a dropped connection", () =>

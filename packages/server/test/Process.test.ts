@@ -6,12 +6,16 @@
 // the real channels (an alert's mail arrives at a local SMTP server, its Telegram message at a local Bot API);
 // a request Node's parser refuses is answered with the error envelope in market time; a
 // client that hangs up in the middle of a body (reset, or half-closed and answered 400) leaves
-// nothing in the log; SIGTERM lets a request in flight finish and exits 0; and two fresh processes
-// on one scenario, given the same calls, write the same event log byte for byte.
+// nothing in the log; SIGTERM lets a request in flight finish and exits 0, answers requests that
+// arrive on open keep-alive connections and bodies still arriving with Connection: close, also
+// when started through `npx pnpm start`, after which no server process remains; off a loopback
+// HOST the control routes take SIM_CONTROL_KEY, generated and printed once when unset (tried only
+// from this machine's loopback addresses); and two fresh processes on one scenario, given the
+// same calls, write the same event log byte for byte.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { type AddressInfo, connect, createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -20,6 +24,7 @@ import { keys, testScenario } from "./harness.ts"
 import { eventually, providersStandIn, smtpStandIn } from "./standIns.ts"
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
 const workDir = mkdtempSync(join(tmpdir(), "swapdesk-process-"))
 
 const writeScenario = (name: string, scenario: unknown): string => {
@@ -37,10 +42,12 @@ interface Running {
 
 let nextPort = 41_000 + Math.floor(Math.random() * 2_000)
 
-const start = (env: Record<string, string>): Promise<Running> =>
+/** The server in a child process, by `node main.ts` or by `command` (run in the repository's root). */
+const start = (env: Record<string, string>, command?: ReadonlyArray<string>): Promise<Running> =>
   new Promise((resolve, reject) => {
     const port = String(nextPort++)
-    const child = spawn(process.execPath, [mainPath], {
+    const child = spawn(command?.[0] ?? process.execPath, command?.slice(1) ?? [mainPath], {
+      cwd: repoRoot,
       env: { ...process.env, PORT: port, HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
@@ -48,8 +55,9 @@ const start = (env: Record<string, string>): Promise<Running> =>
     const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: match[1]!, output: () => output, exited })
+      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
+      // Reached on loopback whatever HOST is: the tests call from this machine only.
+      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -66,6 +74,12 @@ const json = async (running: Running, method: string, path: string, body?: unkno
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
   return { status: response.status, body: await response.json() as any }
+}
+
+/** Waits, up to 5 s, for `check` to hold. */
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((done) => setTimeout(done, 25))
+  assert.isTrue(check())
 }
 
 /** A start-up that must fail: its exit code and what it printed on stderr. */
@@ -139,6 +153,27 @@ describe("the standalone server", () => {
     assert.strictEqual(code, 1, stderr)
     assert.strictEqual(stderr, `swapdesk: REQUEST_PATH must be one of ApiRoutes, HttpApiBuilder (found "fastest")\n`)
   }, 30_000)
+
+  it(
+    "refuses a CORS_ORIGINS entry that is not an origin, or a SIM_LOG_MAX out of range, in one line, exit 1",
+    async () => {
+      const cors = await refusedStart({ PORT: "0", CORS_ORIGINS: "https://ok.example, https://app.example/path" })
+      assert.strictEqual(cors.code, 1, cors.stderr)
+      assert.strictEqual(
+        cors.stderr,
+        `swapdesk: CORS_ORIGINS: "https://app.example/path" is not an origin (scheme://host[:port], http or https, no path)\n`
+      )
+      for (const value of ["0", "ten", "10000001"]) {
+        const log = await refusedStart({ PORT: "0", SIM_LOG_MAX: value })
+        assert.strictEqual(log.code, 1, log.stderr)
+        assert.strictEqual(
+          log.stderr,
+          `swapdesk: SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(value)})\n`
+        )
+      }
+    },
+    60_000
+  )
 
   it("refuses an address in use in one line, exit 1", async () => {
     const occupant = createNetServer()
@@ -351,4 +386,135 @@ describe("the standalone server", () => {
     assert.strictEqual(first.events, second.events)
     assert.strictEqual(first.outbox, second.outbox)
   }, 60_000)
+
+  it("off loopback the control routes take SIM_CONTROL_KEY, generated and printed once when unset", async () => {
+    const scenario = writeScenario("control.json", testScenario)
+    const open = await start({ SCENARIO: scenario, HOST: "0.0.0.0" })
+    try {
+      for (let i = 0; i < 100 && !open.output().includes("shown once"); i++) {
+        await new Promise((done) => setTimeout(done, 20))
+      }
+      const printed = /Authorization: Bearer (\S+) \(generated now, shown once\)/.exec(open.output())
+      assert.isNotNull(printed, open.output())
+      const key = printed![1]!
+      assert.lengthOf(open.output().split(key), 2, "the key is printed once")
+      const refused = await json(open, "GET", "/v1/sim/clock")
+      assert.strictEqual(refused.status, 401)
+      assert.strictEqual(refused.body.error.code, "UNAUTHORIZED")
+      assert.strictEqual((await json(open, "POST", "/v1/sim/clock/advance", { ms: 1000 }, keys.aliceAll)).status, 401)
+      assert.strictEqual((await json(open, "POST", "/v1/sim/clock/advance", { ms: 1000 }, key)).status, 200)
+      assert.strictEqual((await json(open, "GET", "/v1/health")).status, 200, "the public API is unchanged")
+    } finally {
+      open.child.kill("SIGTERM")
+      await open.exited
+    }
+    const configured = await start({ SCENARIO: scenario, HOST: "0.0.0.0", SIM_CONTROL_KEY: "chosen-key-42" })
+    try {
+      assert.notInclude(configured.output(), "chosen-key-42")
+      assert.notInclude(configured.output(), "generated now")
+      assert.strictEqual((await json(configured, "GET", "/v1/sim/clock", undefined, "chosen-key-42")).status, 200)
+      assert.strictEqual((await json(configured, "GET", "/v1/sim/clock")).status, 401)
+    } finally {
+      configured.child.kill("SIGTERM")
+      await configured.exited
+    }
+    // 127.0.0.2 is loopback too (127.0.0.0/8): no key is needed there.
+    const loopback = await start({ SCENARIO: scenario, HOST: "127.0.0.2" })
+    try {
+      assert.notInclude(loopback.output(), "SIM_CONTROL_KEY")
+      const clock = await fetch(loopback.baseUrl.replace("127.0.0.1", "127.0.0.2") + "/v1/sim/clock")
+      assert.strictEqual(clock.status, 200)
+    } finally {
+      loopback.child.kill("SIGTERM")
+      await loopback.exited
+    }
+  }, 60_000)
+
+  it(
+    "on SIGTERM answers requests on open keep-alive connections and a body still arriving, with Connection: close",
+    async () => {
+      const running = await start({ SCENARIO: writeScenario("drain.json", testScenario) })
+      const port = Number(new URL(running.baseUrl).port)
+      const open = (): Promise<{ send: (text: string) => void; received: () => string; closed: Promise<void> }> =>
+        new Promise((resolve) => {
+          const socket = connect(port, "127.0.0.1", () =>
+            resolve({
+              send: (text) => socket.write(text),
+              received,
+              closed
+            }))
+          let text = ""
+          const received = () => text
+          const closed = new Promise<void>((done) => socket.on("close", () => done()))
+          socket.setEncoding("latin1")
+          socket.on("data", (chunk: string) => (text += chunk))
+          socket.on("error", () => undefined)
+        })
+      const keptAlive = await open()
+      keptAlive.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+      await until(() => keptAlive.received().includes("\"ok\""))
+      assert.notMatch(keptAlive.received(), /connection: close/i)
+      const body = JSON.stringify({ ms: 1000 })
+      const slow = await open()
+      slow.send(
+        `POST /v1/sim/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${
+          body.slice(0, 4)
+        }`
+      )
+      await new Promise((done) => setTimeout(done, 200))
+      running.child.kill("SIGTERM")
+      await new Promise((done) => setTimeout(done, 500))
+      // No new connection is accepted.
+      const refused = await new Promise<boolean>((done) => {
+        const socket = connect(port, "127.0.0.1")
+        socket.on("connect", () => (socket.destroy(), done(false)))
+        socket.on("error", () => done(true))
+      })
+      assert.isTrue(refused, "a new connection is refused once the signal arrived")
+      keptAlive.send("GET /v1/sim/clock HTTP/1.1\r\nHost: x\r\n\r\n")
+      slow.send(body.slice(4))
+      await Promise.all([keptAlive.closed, slow.closed])
+      const second = keptAlive.received().split("HTTP/1.1 ")[2] ?? ""
+      assert.match(second, /^200 /, keptAlive.received())
+      assert.match(second, /connection: close/i)
+      assert.include(second, "\"mode\":\"manual\"")
+      assert.match(slow.received(), /^HTTP\/1.1 200 /)
+      assert.match(slow.received(), /connection: close/i)
+      assert.include(slow.received(), "2026-01-01T00:00:01.000Z")
+      assert.strictEqual(await running.exited, 0)
+    },
+    60_000
+  )
+
+  it(
+    "started through npx pnpm start, SIGTERM reaches the server: the request in flight is answered and no process remains",
+    async () => {
+      const marker = `swapdesk-orphan-check-${process.pid}-${Date.now()}`
+      const running = await start(
+        { SCENARIO: writeScenario("npx.json", testScenario), SWAPDESK_TEST_MARKER: marker },
+        ["npx", "-y", "pnpm@12.21.0", "start"]
+      )
+      const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: 2 * 86_400_000 })
+      await new Promise((done) => setTimeout(done, 150))
+      running.child.kill("SIGTERM")
+      const reply = await inFlight
+      assert.strictEqual(reply.status, 200)
+      await running.exited
+      // Whichever process holds the marker in its environment is one the start left behind.
+      const remaining = async () => {
+        if (!existsSync("/proc")) return []
+        const pids = readdirSync("/proc").filter((name) => /^[0-9]+$/.test(name))
+        return pids.filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/environ`, "latin1").includes(marker)
+          } catch {
+            return false
+          }
+        })
+      }
+      for (let i = 0; i < 100 && (await remaining()).length > 0; i++) await new Promise((done) => setTimeout(done, 100))
+      assert.deepStrictEqual(await remaining(), [])
+    },
+    90_000
+  )
 })

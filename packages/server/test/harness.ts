@@ -8,7 +8,7 @@ import { DEFAULT_REQUEST_PATH, isRequestPath, type RequestPath, serve } from "@s
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Layer, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { simulatorApp } from "../src/SimulatorServer.ts"
+import { simulatorApp, type SimulatorAppOptions } from "../src/SimulatorServer.ts"
 
 const key = (stem: string) => `sd_test_${stem.padEnd(40, "0")}`
 
@@ -85,9 +85,14 @@ export const requestPath: RequestPath = ((name = process.env.REQUEST_PATH) => {
   return name
 })()
 
-/** The standalone server's app on `scenario`, listening on an ephemeral port, with a client pointed at it. */
-export const testServer = (scenario: ScenarioFile = testScenario) =>
-  serve(simulatorApp(scenario, { requestPath })).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+/**
+ * The standalone server's app on `scenario`, listening on an ephemeral port, with a client pointed
+ * at it; `options` as `simulatorApp` takes them (a control key, the log bound, CORS origins).
+ */
+export const testServer = (
+  scenario: ScenarioFile = testScenario,
+  options: Omit<SimulatorAppOptions<RequestPath>, "requestPath"> = {}
+) => serve(simulatorApp(scenario, { requestPath, ...options })).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 export interface Reply {
   readonly status: number

@@ -1,8 +1,12 @@
 /**
  * The simulator's ordered log of what happened: the record a run is replayed and compared by.
  * Entries carry market time and a sequence number; data is plain JSON (amounts as strings), so the
- * log serialises the same way every time.
+ * log serialises the same way every time. The log keeps only its most recent entries
+ * (`RetainedLog`), so a long run holds a bounded amount of it (docs/simulator.md#the-event-log).
  */
+
+/** How many entries the event log and the outbox keep by default (`SIM_LOG_MAX` on the server). */
+export const DEFAULT_LOG_MAX = 100_000
 
 export interface LoggedEvent {
   readonly seq: number
@@ -12,18 +16,70 @@ export interface LoggedEvent {
   readonly data: Readonly<Record<string, unknown>>
 }
 
-export class EventLog {
-  private readonly entries: Array<LoggedEvent> = []
+/** One page of a `RetainedLog`: its entries, oldest first, and the last `seq` returned (`null` when nothing follows). */
+export interface LogPage<T> {
+  readonly entries: ReadonlyArray<T>
+  readonly nextAfter: number | null
+}
 
-  append(atMs: number, type: string, data: Readonly<Record<string, unknown>>): void {
-    this.entries.push({ seq: this.entries.length + 1, at: new Date(atMs).toISOString(), type, data })
+/**
+ * An append-only sequence numbered from 1 that keeps its most recent `max` entries in a ring: an
+ * append past `max` overwrites the oldest. Sequence numbers are never reused, so a reader's cursor
+ * (`after`) stays meaningful as old entries are dropped; a cursor older than the window reads from
+ * the oldest kept entry.
+ */
+export class RetainedLog<T extends { readonly seq: number }> {
+  private readonly ring: Array<T> = []
+  private appended = 0
+
+  readonly max: number
+
+  constructor(max: number = DEFAULT_LOG_MAX) {
+    this.max = max
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`a log keeps at least 1 entry (found ${max})`)
   }
 
-  get all(): ReadonlyArray<LoggedEvent> {
-    return this.entries
+  /** Appends the entry `make` builds for the next sequence number. */
+  push(make: (seq: number) => T): void {
+    const seq = ++this.appended
+    this.ring[(seq - 1) % this.max] = make(seq)
   }
 
+  /** Replaces entry `seq` with what `change` makes of it, while the ring still keeps it. */
+  update(seq: number, change: (entry: T) => T): void {
+    if (seq < this.firstSeq || seq > this.appended) return
+    const slot = (seq - 1) % this.max
+    this.ring[slot] = change(this.ring[slot]!)
+  }
+
+  /** The sequence number of the oldest entry kept (1 until the ring wraps; `appended + 1` when empty). */
+  get firstSeq(): number {
+    return Math.max(1, this.appended - this.max + 1)
+  }
+
+  /** How many entries were ever appended (the last `seq`). */
   get length(): number {
-    return this.entries.length
+    return this.appended
+  }
+
+  /** Up to `limit` entries with a `seq` after `after`, oldest first. */
+  page(after: number, limit: number): LogPage<T> {
+    const from = Math.max(after + 1, this.firstSeq)
+    const to = Math.min(this.appended, from + limit - 1)
+    const entries: Array<T> = []
+    for (let seq = from; seq <= to; seq++) entries.push(this.ring[(seq - 1) % this.max]!)
+    return { entries, nextAfter: to < this.appended && entries.length > 0 ? to : null }
+  }
+
+  /** Every entry kept, oldest first. */
+  get all(): ReadonlyArray<T> {
+    return this.page(0, this.max).entries
+  }
+}
+
+export class EventLog extends RetainedLog<LoggedEvent> {
+  /** Logs `type` with `data` at market time `atMs`. */
+  append(atMs: number, type: string, data: Readonly<Record<string, unknown>>): void {
+    this.push((seq) => ({ seq, at: new Date(atMs).toISOString(), type, data }))
   }
 }

@@ -25,7 +25,7 @@ import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "./chain/NetworkParams.ts"
 import { WalletBook, type WalletSpec } from "./chain/WalletBook.ts"
 import { WalletKeys } from "./chain/WalletKeys.ts"
-import { EventLog } from "./EventLog.ts"
+import { DEFAULT_LOG_MAX, EventLog, RetainedLog } from "./EventLog.ts"
 import { MarketEngine } from "./market/MarketEngine.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./market/MarketParams.ts"
 import { Prng } from "./Prng.ts"
@@ -40,12 +40,19 @@ const TICK_MS = 1_000
  */
 export type NotificationStatus = "recorded" | "pending" | "sent" | "failed"
 
-/** A notification as the outbox records it. */
+/** A notification as the outbox records it, numbered like the event log's entries. */
 export interface SentNotification extends Notification {
+  readonly seq: number
   readonly sentAt: string
   readonly status: NotificationStatus
   /** Attempts made on the real channel (0 when recorded only). */
   readonly attempts: number
+}
+
+/** How a simulation is run, beside its scenario. */
+export interface SimulationOptions {
+  /** How many entries the event log and the outbox each keep (`DEFAULT_LOG_MAX` unless given). */
+  readonly logMax?: number | undefined
 }
 
 /** What the domain must hear after one step. */
@@ -120,8 +127,8 @@ export class Simulation {
   /** Each account's signing keys, derived from the seed. */
   readonly keys: WalletKeys
   readonly chain: ChainEngine
-  readonly log = new EventLog()
-  readonly outbox: Array<SentNotification> = []
+  readonly log: EventLog
+  readonly outbox: RetainedLog<SentNotification>
   private readonly agenda = new Scheduler<() => void>()
   private readonly emitted: Array<{ tradeId: string; event: TradeEvent }> = []
   private readonly due: Array<Effect.Effect<void>> = []
@@ -132,7 +139,9 @@ export class Simulation {
   private nextTickMs: number
   private nextTrendingMs: number
 
-  constructor(scenario: ScenarioFile) {
+  constructor(scenario: ScenarioFile, options: SimulationOptions = {}) {
+    this.log = new EventLog(options.logMax ?? DEFAULT_LOG_MAX)
+    this.outbox = new RetainedLog(options.logMax ?? DEFAULT_LOG_MAX)
     this.seed = scenario.seed ?? scenarioDefaults.seed
     const clock = scenario.clock ?? scenarioDefaults.clock
     this.mode = clock.mode
@@ -220,18 +229,17 @@ export class Simulation {
     this.chain.injectFault(network, kind, durationMs, this.clockMs)
   }
 
-  /** Records a notification in the outbox; answers its index there, for `updateNotification`. */
+  /** Records a notification in the outbox; answers its `seq` there, for `updateNotification`. */
   notify(notification: Notification, status: "recorded" | "pending"): number {
     const sentAt = new Date(this.clockMs).toISOString()
-    this.outbox.push({ ...notification, sentAt, status, attempts: 0 })
+    this.outbox.push((seq) => ({ seq, ...notification, sentAt, status, attempts: 0 }))
     this.log.append(this.clockMs, "notification.sent", { ...notification })
-    return this.outbox.length - 1
+    return this.outbox.length
   }
 
   /** A real channel's attempt ended: the outbox item says how many were made and where it stands. */
-  updateNotification(index: number, status: NotificationStatus, attempts: number): void {
-    const item = this.outbox[index]
-    if (item !== undefined) this.outbox[index] = { ...item, status, attempts }
+  updateNotification(seq: number, status: NotificationStatus, attempts: number): void {
+    this.outbox.update(seq, (item) => ({ ...item, status, attempts }))
   }
 
   /** Runs `task` once market time reaches `atMs`: `step` hands it over as a `Due` report. */

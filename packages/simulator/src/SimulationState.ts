@@ -3,10 +3,11 @@
  */
 import { Context, Layer } from "effect"
 import type { ScenarioFile } from "./Scenario.ts"
-import { Simulation } from "./Simulation.ts"
+import { Simulation, type SimulationOptions } from "./Simulation.ts"
 
 export class SimulationState extends Context.Service<SimulationState, Simulation>()(
   "@swapdesk/simulator/SimulationState"
 ) {
-  static readonly layer = (scenario: ScenarioFile) => Layer.sync(SimulationState, () => new Simulation(scenario))
+  static readonly layer = (scenario: ScenarioFile, options: SimulationOptions = {}) =>
+    Layer.sync(SimulationState, () => new Simulation(scenario, options))
 }

@@ -15,6 +15,7 @@ import {
 import { Effect, Layer } from "effect"
 import { layerPorts } from "./Ports.ts"
 import type { ScenarioFile } from "./Scenario.ts"
+import type { SimulationOptions } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
 import { SimulatorControl } from "./SimulatorControl.ts"
 
@@ -40,12 +41,17 @@ export const noAdapters: SimulatorAdapters = Layer.merge(ChannelTransport.layerN
 /**
  * Everything a scenario runs on: `SimulationState`, the ports, the repositories, the use cases
  * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. `adapters`
- * are the real channels and the webhook sender (by default none: nothing leaves the process). API
- * keys are not seeded here: hashing them is the HTTP layer's concern.
+ * are the real channels and the webhook sender (by default none: nothing leaves the process);
+ * `options` bound the event log and outbox. API keys are not seeded here: hashing them is the HTTP
+ * layer's concern.
  */
-export const layerSimulator = (scenario: ScenarioFile, adapters: SimulatorAdapters = noAdapters) => {
+export const layerSimulator = (
+  scenario: ScenarioFile,
+  adapters: SimulatorAdapters = noAdapters,
+  options: SimulationOptions = {}
+) => {
   const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
-    Layer.provideMerge(SimulationState.layer(scenario)),
+    Layer.provideMerge(SimulationState.layer(scenario, options)),
     Layer.provideMerge(adapters)
   )
   const seeded = seedAccounts(scenario).pipe(Layer.provideMerge(world))

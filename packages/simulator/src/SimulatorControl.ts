@@ -14,7 +14,7 @@ import {
 } from "@swapdesk/core"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import type { FaultKind } from "./chain/Faults.ts"
-import type { LoggedEvent } from "./EventLog.ts"
+import type { LoggedEvent, LogPage } from "./EventLog.ts"
 import type { SentNotification } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
 
@@ -28,8 +28,10 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
   readonly setPrice: (token: string, priceUsd: number) => Effect.Effect<void, InvalidToken | PriceFromHistory>
   readonly injectFault: (network: Network, kind: FaultKind, durationMs: number) => Effect.Effect<void>
   readonly whale: (token: string, network: Network, valueUsd: number) => Effect.Effect<void, InvalidToken>
-  readonly outbox: Effect.Effect<ReadonlyArray<SentNotification>>
-  readonly events: Effect.Effect<ReadonlyArray<LoggedEvent>>
+  /** Up to `limit` notifications sent after `seq` `after`, oldest first, from the ones kept. */
+  readonly outbox: (after: number, limit: number) => Effect.Effect<LogPage<SentNotification>>
+  /** Up to `limit` log entries after `seq` `after`, oldest first, from the ones kept. */
+  readonly events: (after: number, limit: number) => Effect.Effect<LogPage<LoggedEvent>>
 }>()("@swapdesk/simulator/SimulatorControl") {
   static readonly layer = Layer.effect(
     SimulatorControl,
@@ -79,8 +81,8 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
             resolveToken(token, network),
             (t) => exclusive(Effect.suspend(() => reactor.onMarket(sim.whale(t.symbol, network, valueUsd))))
           ),
-        outbox: Effect.sync(() => sim.outbox.slice()),
-        events: Effect.sync(() => sim.log.all.slice())
+        outbox: (after, limit) => Effect.sync(() => sim.outbox.page(after, limit)),
+        events: (after, limit) => Effect.sync(() => sim.log.page(after, limit))
       }
     })
   )

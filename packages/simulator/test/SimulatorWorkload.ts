@@ -442,10 +442,10 @@ const drive = (workload: Workload, scenario: ScenarioFile, observer: Observer) =
     if (observer.atEnd !== undefined) {
       yield* observer.atEnd({ sim, scenario, command: undefined, outcome: `end ${end}`, records: final, feed })
     }
-    const events = yield* control.events
+    const events = sim.log.all
     return {
       events: JSON.stringify(events),
-      outbox: JSON.stringify(yield* control.outbox),
+      outbox: JSON.stringify(sim.outbox.all),
       records: toJson(final),
       outcomes,
       ledger: toJson(sim.wallets.ledger()),

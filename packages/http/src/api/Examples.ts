@@ -20,6 +20,7 @@ export const parameterExamples: Readonly<Record<string, string>> = {
   slippage: "0.5",
   limit: "10",
   offset: "0",
+  after: "0",
   from: "2025-12-31T00:00:00Z",
   to: "2026-01-01T00:00:00Z",
   "idempotency-key": "my-first-swap"

@@ -1,15 +1,16 @@
 /**
  * `/v1/sim/*`: the simulator's control routes (docs/simulator.md#control-routes), mounted only when the server
- * runs on the simulator. No key is needed; a present but invalid one is still refused.
+ * runs on the simulator. On a loopback address no key is needed (a present but invalid one is still
+ * refused); elsewhere they take the operator's `SIM_CONTROL_KEY` (`ControlAuthentication`).
  */
-import { IsoDateTime, Network, PriceUsd, TokenReference, TradeView } from "@swapdesk/core"
+import { IsoDateTime, Network, PriceUsd, queryInteger, TokenReference, TradeView } from "@swapdesk/core"
 import {
   Api,
   BadRequest,
   bodyErrors,
   Conflict,
+  ControlAuthentication,
   Envelope,
-  KeyCheck,
   NotFound,
   operationExamples,
   RequestValidation
@@ -27,8 +28,19 @@ const MAX_ADVANCE_MS = 31 * 86_400_000
 const WhaleValueUsd = PositiveFinite.check(Schema.isLessThanOrEqualTo(1e12, { message: "must be at most 1e12 (USD)" }))
 const Duration = Schema.Finite.check(
   Schema.isInt({ message: "must be a whole number of milliseconds" }),
-  Schema.isBetween({ minimum: 0, maximum: MAX_ADVANCE_MS }, { message: `must be between 0 and ${MAX_ADVANCE_MS}` })
+  Schema.isBetween({ minimum: 1, maximum: MAX_ADVANCE_MS }, { message: `must be between 1 and ${MAX_ADVANCE_MS}` })
 )
+
+/** How many entries one page of the event log or the outbox holds: 1000 unless asked, at most 10,000. */
+export const logPageLimits = { defaultLimit: 1000, maxLimit: 10_000 } as const
+
+/** A page of the event log or the outbox: the entries after `seq` `after` (0: from the oldest kept), up to `limit`. */
+export const LogPageQuery = Schema.Struct({
+  after: Schema.optionalKey(queryInteger(0, Number.MAX_SAFE_INTEGER, /^(0|[1-9][0-9]{0,14})$/)),
+  limit: Schema.optionalKey(queryInteger(1, logPageLimits.maxLimit, /^([1-9][0-9]{0,3}|10000)$/))
+})
+/** The last `seq` of a page, or `null` when nothing follows it. */
+const NextAfter = Schema.NullOr(Schema.Int)
 
 export const ClockView = Schema.Struct({ now: IsoDateTime, mode: Schema.Literals(["manual", "realtime"]) })
 export const AdvanceBody = Schema.Struct({ ms: Duration })
@@ -38,7 +50,7 @@ export const PriceSetView = Schema.Struct({ token: Schema.String, price: Schema.
 export const FaultBody = Schema.Struct({
   network: Network,
   kind: Schema.Literals(["outage", "congestion", "gas_spike"]),
-  durationMs: Duration.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
+  durationMs: Duration
 })
 export const FaultView = Schema.Struct({
   network: Network,
@@ -56,6 +68,7 @@ export const WhaleView = Schema.Struct({
 })
 export const OutboxView = Schema.Struct({
   notifications: Schema.Array(Schema.Struct({
+    seq: Schema.Int,
     channel: Schema.Literals(["email", "push", "telegram"]),
     to: Schema.String,
     alertId: Schema.String,
@@ -65,7 +78,8 @@ export const OutboxView = Schema.Struct({
     status: Schema.Literals(["recorded", "pending", "sent", "failed"]),
     /** Attempts made on the real channel. */
     attempts: Schema.Int
-  }))
+  })),
+  nextAfter: NextAfter
 })
 export const EventsView = Schema.Struct({
   events: Schema.Array(Schema.Struct({
@@ -73,7 +87,8 @@ export const EventsView = Schema.Struct({
     at: IsoDateTime,
     type: Schema.String,
     data: Schema.Record(Schema.String, Schema.Unknown)
-  }))
+  })),
+  nextAfter: NextAfter
 })
 
 export class SimulatorApi extends HttpApiGroup.make("sim")
@@ -139,22 +154,27 @@ export class SimulatorApi extends HttpApiGroup.make("sim")
       )
   )
   .add(
-    HttpApiEndpoint.get("outbox", "/v1/sim/outbox", { success: Envelope(OutboxView) }).annotate(
+    HttpApiEndpoint.get("outbox", "/v1/sim/outbox", {
+      query: LogPageQuery,
+      success: Envelope(OutboxView),
+      error: [BadRequest]
+    }).annotate(
       OpenApi.Summary,
-      "Every notification, with its delivery status and attempts"
+      "Every notification, with its delivery status and attempts, oldest first, a page at a time (the most recent kept)"
     )
   )
   .add(
-    HttpApiEndpoint.get("events", "/v1/sim/events", { success: Envelope(EventsView) }).annotate(
-      OpenApi.Summary,
-      "The ordered event log"
-    )
+    HttpApiEndpoint.get("events", "/v1/sim/events", {
+      query: LogPageQuery,
+      success: Envelope(EventsView),
+      error: [BadRequest]
+    }).annotate(OpenApi.Summary, "The ordered event log, oldest first, a page at a time (the most recent kept)")
   )
   .annotate(
     OpenApi.Description,
     "Simulator control: the market clock, prices, faults, approvals, whales, the outbox and the event log (only on the simulator)"
   )
-  .middleware(KeyCheck)
+  .middleware(ControlAuthentication)
 {}
 
 /** The contract plus the simulator's control routes: what the standalone server serves. */

@@ -7,7 +7,7 @@ import { makeResponder } from "@swapdesk/http"
 import { SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { SimulatorBackedApi } from "../api/SimulatorApi.ts"
+import { logPageLimits, SimulatorBackedApi } from "../api/SimulatorApi.ts"
 
 export const SimulatorHandlers = HttpApiBuilder.group(SimulatorBackedApi, "sim", (handlers) =>
   Effect.gen(function*() {
@@ -48,6 +48,14 @@ export const SimulatorHandlers = HttpApiBuilder.group(SimulatorBackedApi, "sim",
           ),
           (token) => ({ token, network: payload.network, valueUsd: payload.valueUsd, at: toIso(sim.now) })
         ))
-      .handle("outbox", () => respond(control.outbox, (notifications) => ({ notifications })))
-      .handle("events", () => respond(control.events, (events) => ({ events })))
+      .handle("outbox", ({ query }) =>
+        respond(
+          control.outbox(query.after ?? 0, query.limit ?? logPageLimits.defaultLimit),
+          ({ entries, nextAfter }) => ({ notifications: entries, nextAfter })
+        ))
+      .handle("events", ({ query }) =>
+        respond(
+          control.events(query.after ?? 0, query.limit ?? logPageLimits.defaultLimit),
+          ({ entries, nextAfter }) => ({ events: entries, nextAfter })
+        ))
   }))

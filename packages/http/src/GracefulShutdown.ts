@@ -1,0 +1,63 @@
+/**
+ * Stopping a Node HTTP server without dropping a request (docs/decisions.md, "Shutdown"). Node's
+ * `server.close()` also closes every idle keep-alive connection at once, so a request a client sent
+ * on one at that instant is reset, and the platform's shutdown then cuts a body still arriving.
+ * `gracefulShutdown(server)` tracks the server's connections so that `drain()` can instead stop
+ * accepting new ones, answer every request already received or still arriving on an open
+ * connection with `Connection: close`, and resolve once every connection has closed (idle ones
+ * close at the server's `keepAliveTimeout`), or after `limitMs`.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import { Server as NetServer, type Socket } from "node:net"
+
+/** How long `drain` waits by default for open connections to finish. */
+export const SHUTDOWN_LIMIT_MS = 30_000
+
+/** The response Node is writing on `socket`, if any (the field Node's own `clientError` default reads). */
+const responseOn = (socket: Socket): ServerResponse<IncomingMessage> | null =>
+  (socket as { readonly _httpMessage?: ServerResponse<IncomingMessage> | null })._httpMessage ?? null
+
+/** Makes `response` the connection's last: announced if its head is not yet sent, else closed after it. */
+const lastOnConnection = (response: ServerResponse<IncomingMessage>) => {
+  if (!response.headersSent) response.setHeader("connection", "close")
+  else (response as { _last?: boolean })._last = true
+}
+
+export interface GracefulShutdown {
+  /** Stops accepting, closes every connection after its current or next response; resolves when all are closed. */
+  readonly drain: (limitMs?: number) => Promise<void>
+}
+
+/** Call before the server listens, so that every connection is tracked. */
+export const gracefulShutdown = (server: Server): GracefulShutdown => {
+  const connections = new Set<Socket>()
+  let draining = false
+  server.on("connection", (socket: Socket) => {
+    connections.add(socket)
+    socket.once("close", () => connections.delete(socket))
+  })
+  // First among the request listeners, so the header is set before any handler writes the head.
+  server.prependListener("request", (_request, response) => {
+    if (draining) lastOnConnection(response)
+  })
+  const drain = (limitMs = SHUTDOWN_LIMIT_MS) =>
+    new Promise<void>((resolve) => {
+      draining = true
+      // `net.Server`'s own close stops accepting without closing the idle connections, as
+      // `http.Server`'s does; they close at `keepAliveTimeout` or after their next response.
+      if (server.listening) NetServer.prototype.close.call(server)
+      for (const socket of connections) {
+        const response = responseOn(socket)
+        if (response !== null) lastOnConnection(response)
+      }
+      const done = () => {
+        clearInterval(check)
+        clearTimeout(limit)
+        resolve()
+      }
+      const check = setInterval(() => connections.size === 0 && done(), 20)
+      const limit = setTimeout(done, limitMs)
+      if (connections.size === 0) done()
+    })
+  return { drain }
+}
