@@ -458,13 +458,24 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       readonly claimedAt: number
       response: StoredResponse | undefined
     }
+    // In claim order: a claim is always (re)inserted at the end, so on the market clock, which never
+    // goes back, the expired entries are the oldest ones and leave from the front, O(1) per claim
+    // amortized; the table holds one day of keys at most.
     const rows = new Map<string, Entry>()
+    const forgetExpired = (now: number) => {
+      for (const [id, entry] of rows) {
+        if (now - entry.claimedAt < IDEMPOTENCY_TTL_MS) return
+        rows.delete(id)
+      }
+    }
     return {
       claim: (accountId, key, fingerprint, now) =>
         Effect.sync((): IdempotencyClaim => {
+          forgetExpired(now)
           const id = idempotencyKeyOf(accountId, key)
           const entry = rows.get(id)
           if (entry === undefined || now - entry.claimedAt >= IDEMPOTENCY_TTL_MS) {
+            rows.delete(id)
             rows.set(id, { fingerprint, claimedAt: now, response: undefined })
             return { _tag: "Claimed" }
           }
