@@ -6,12 +6,57 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { Account, Channel, NotificationSettings } from "./Account.ts"
 import type { AlertRecord, AlertStatus, AlertType } from "./Alert.ts"
 import type { ApiKeyRecord } from "./ApiKey.ts"
+import { ListIndex, pageFrom } from "./ListIndex.ts"
 import type { Network } from "./Network.ts"
 import type { OrderRecord, OrderStatus } from "./Order.ts"
-import { newestFirst, type Page, type PageRequest, paginate } from "./Page.ts"
+import type { Page, PageRequest } from "./Page.ts"
 import type { TradeRecord, TradeStatus } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
 import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
+
+/** Moves a record between index keys when an update changes which keys it is filed under. */
+const reindex = (
+  index: ListIndex,
+  before: ReadonlyArray<string>,
+  after: ReadonlyArray<string>,
+  record: { readonly createdAt: number; readonly id: string }
+) => {
+  for (const key of before) if (!after.includes(key)) index.remove(key, record.createdAt, record.id)
+  for (const key of after) if (!before.includes(key)) index.add(key, record.createdAt, record.id)
+}
+
+// Index keys: the account alone, then the account with one filter's value (NUL never appears in either).
+const statusKey = (accountId: string, status: string) => `${accountId}\u0000s\u0000${status}`
+const tokenKey = (accountId: string, token: string) => `${accountId}\u0000t\u0000${token}`
+const networkKey = (accountId: string, network: string) => `${accountId}\u0000n\u0000${network}`
+const typeKey = (accountId: string, type: string) => `${accountId}\u0000y\u0000${type}`
+
+const tradeKeys = (t: TradeRecord): ReadonlyArray<string> => [
+  ...new Set([
+    t.accountId,
+    statusKey(t.accountId, statusOfStage(t.stage)),
+    tokenKey(t.accountId, t.tokenIn),
+    tokenKey(t.accountId, t.tokenOut),
+    networkKey(t.accountId, t.network)
+  ])
+]
+
+const orderKeys = (o: OrderRecord): ReadonlyArray<string> => [
+  ...new Set([
+    o.accountId,
+    statusKey(o.accountId, o.status),
+    tokenKey(o.accountId, o.tokenIn),
+    tokenKey(o.accountId, o.tokenOut),
+    networkKey(o.accountId, o.network)
+  ])
+]
+
+const alertKeys = (a: AlertRecord): ReadonlyArray<string> => [
+  a.accountId,
+  statusKey(a.accountId, a.status),
+  typeKey(a.accountId, a.rule.type),
+  ...(a.rule.type === "portfolio" ? [] : [tokenKey(a.accountId, a.rule.token)])
+]
 
 export class AccountRepository extends Context.Service<AccountRepository, {
   readonly get: (id: string) => Effect.Effect<Option.Option<Account>>
@@ -52,6 +97,13 @@ export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
     const rows = new Map<string, ApiKeyRecord>()
     const byHash = new Map<string, string>()
     const lastUsed = new Map<string, number>()
+    // Each account's unrevoked keys, in list order.
+    const unrevoked = new ListIndex()
+    const write = (key: ApiKeyRecord) => {
+      rows.set(key.id, key)
+      if (key.revokedAt === null) unrevoked.add(key.accountId, key.createdAt, key.id)
+      else unrevoked.remove(key.accountId, key.createdAt, key.id)
+    }
     const withLastUse = (key: ApiKeyRecord): ApiKeyRecord => {
       const at = lastUsed.get(key.id)
       return at === undefined || at === key.lastUsedAt ? key : { ...key, lastUsedAt: at }
@@ -59,7 +111,7 @@ export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
     return {
       insert: (key) =>
         Effect.sync(() => {
-          rows.set(key.id, key)
+          write(key)
           byHash.set(key.secretHash, key.id)
         }),
       findByHash: (hash) =>
@@ -75,13 +127,8 @@ export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
           )
         ),
       listByAccount: (accountId) =>
-        Effect.sync(() =>
-          Array.from(rows.values())
-            .filter((k) => k.accountId === accountId && k.revokedAt === null)
-            .sort(newestFirst)
-            .map(withLastUse)
-        ),
-      update: (key) => Effect.sync(() => void rows.set(key.id, key)),
+        Effect.sync(() => Array.from(unrevoked.newestFirst(accountId), (id) => withLastUse(rows.get(id)!))),
+      update: (key) => Effect.sync(() => write(key)),
       touch: (id, at) => void lastUsed.set(id, at)
     }
   })
@@ -114,7 +161,11 @@ export class AlertRepository extends Context.Service<AlertRepository, {
     const rows = new Map<string, AlertRecord>()
     // Kept beside the rows so the per-tick monitor never scans disabled or triggered alerts.
     const activeIds = new Set<string>()
+    const index = new ListIndex()
     const write = (alert: AlertRecord) => {
+      const previous = rows.get(alert.id)
+      if (previous !== undefined) reindex(index, alertKeys(previous), alertKeys(alert), alert)
+      else for (const key of alertKeys(alert)) index.add(key, alert.createdAt, alert.id)
       rows.set(alert.id, alert)
       if (alert.status === "active") activeIds.add(alert.id)
       else activeIds.delete(alert.id)
@@ -130,12 +181,27 @@ export class AlertRepository extends Context.Service<AlertRepository, {
           if (alert === undefined || alert.accountId !== accountId) return false
           rows.delete(id)
           activeIds.delete(id)
+          for (const key of alertKeys(alert)) index.remove(key, alert.createdAt, id)
           return true
         }),
       list: (accountId, filter, page) =>
-        Effect.sync(() =>
-          paginate(
-            rows.values(),
+        Effect.sync(() => {
+          const filters = [filter.status, filter.type, filter.token].filter((f) => f !== undefined).length
+          const candidates = [{ key: accountId, exact: filters === 0 }]
+          if (filter.status !== undefined) {
+            candidates.push({ key: statusKey(accountId, filter.status), exact: filters === 1 })
+          }
+          if (filter.type !== undefined) {
+            candidates.push({ key: typeKey(accountId, filter.type), exact: filters === 1 })
+          }
+          if (filter.token !== undefined) {
+            candidates.push({ key: tokenKey(accountId, filter.token), exact: filters === 1 })
+          }
+          const { items, total } = pageFrom(
+            index,
+            candidates,
+            {},
+            rows,
             (a) =>
               a.accountId === accountId &&
               (filter.status === undefined || a.status === filter.status) &&
@@ -143,19 +209,22 @@ export class AlertRepository extends Context.Service<AlertRepository, {
               (filter.token === undefined || (a.rule.type !== "portfolio" && a.rule.token === filter.token)),
             page
           )
-        ),
+          return { total, limit: page.limit, offset: page.offset, items }
+        }),
       active: Effect.sync(() => Array.from(activeIds, (id) => rows.get(id)!)),
       countByStatus: (accountId, statuses) =>
-        Effect.sync(() => {
-          let count = 0
-          for (const a of rows.values()) if (a.accountId === accountId && statuses.includes(a.status)) count++
-          return count
-        }),
+        Effect.sync(() =>
+          Array.from(new Set(statuses)).reduce(
+            (count, status) => count + index.count(statusKey(accountId, status)),
+            0
+          )
+        ),
       countByChannel: (accountId, channel, statuses) =>
         Effect.sync(() => {
           let count = 0
-          for (const a of rows.values()) {
-            if (a.accountId === accountId && a.channel === channel && statuses.includes(a.status)) count++
+          for (const id of index.newestFirst(accountId)) {
+            const a = rows.get(id)!
+            if (a.channel === channel && statuses.includes(a.status)) count++
           }
           return count
         })
@@ -186,16 +255,38 @@ export class TradeRepository extends Context.Service<TradeRepository, {
 }>()("@swapdesk/core/TradeRepository") {
   static readonly layerMemory = Layer.sync(TradeRepository, () => {
     const rows = new Map<string, TradeRecord>()
+    const index = new ListIndex()
+    const write = (trade: TradeRecord) => {
+      const previous = rows.get(trade.id)
+      if (previous !== undefined) reindex(index, tradeKeys(previous), tradeKeys(trade), trade)
+      else for (const key of tradeKeys(trade)) index.add(key, trade.createdAt, trade.id)
+      rows.set(trade.id, trade)
+    }
     return {
-      insert: (trade) => Effect.sync(() => void rows.set(trade.id, trade)),
+      insert: (trade) => Effect.sync(() => write(trade)),
       get: (accountId, id) =>
         Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((t) => t.accountId === accountId))),
       getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
-      update: (trade) => Effect.sync(() => void rows.set(trade.id, trade)),
+      update: (trade) => Effect.sync(() => write(trade)),
       list: (accountId, filter, page) =>
-        Effect.sync(() =>
-          paginate(
-            rows.values(),
+        Effect.sync(() => {
+          const network = filter.networks?.length === 1 ? filter.networks[0] : undefined
+          const filters = [filter.token, filter.status, filter.networks].filter((f) => f !== undefined).length
+          const candidates = [{ key: accountId, exact: filters === 0 }]
+          if (filter.token !== undefined) {
+            candidates.push({ key: tokenKey(accountId, filter.token), exact: filters === 1 })
+          }
+          if (filter.status !== undefined) {
+            candidates.push({ key: statusKey(accountId, filter.status), exact: filters === 1 })
+          }
+          if (network !== undefined) {
+            candidates.push({ key: networkKey(accountId, network), exact: filters === 1 })
+          }
+          const { items, total } = pageFrom(
+            index,
+            candidates,
+            filter,
+            rows,
             (t) =>
               t.accountId === accountId &&
               (filter.token === undefined || t.tokenIn === filter.token || t.tokenOut === filter.token) &&
@@ -205,11 +296,9 @@ export class TradeRepository extends Context.Service<TradeRepository, {
               (filter.toMs === undefined || t.createdAt <= filter.toMs),
             page
           )
-        ),
-      history: (accountId) =>
-        Effect.sync(() =>
-          Array.from(rows.values()).filter((t) => t.accountId === accountId).sort((a, b) => a.createdAt - b.createdAt)
-        )
+          return { total, limit: page.limit, offset: page.offset, items }
+        }),
+      history: (accountId) => Effect.sync(() => Array.from(index.oldestFirst(accountId), (id) => rows.get(id)!))
     }
   })
 }
@@ -233,7 +322,11 @@ export class OrderRepository extends Context.Service<OrderRepository, {
   static readonly layerMemory = Layer.sync(OrderRepository, () => {
     const rows = new Map<string, OrderRecord>()
     const openIds = new Set<string>()
+    const index = new ListIndex()
     const write = (order: OrderRecord) => {
+      const previous = rows.get(order.id)
+      if (previous !== undefined) reindex(index, orderKeys(previous), orderKeys(order), order)
+      else for (const key of orderKeys(order)) index.add(key, order.createdAt, order.id)
       rows.set(order.id, order)
       if (order.status === "pending") openIds.add(order.id)
       else openIds.delete(order.id)
@@ -245,9 +338,23 @@ export class OrderRepository extends Context.Service<OrderRepository, {
       getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
       update: (order) => Effect.sync(() => write(order)),
       list: (accountId, filter, page) =>
-        Effect.sync(() =>
-          paginate(
-            rows.values(),
+        Effect.sync(() => {
+          const filters = [filter.status, filter.token, filter.network].filter((f) => f !== undefined).length
+          const candidates = [{ key: accountId, exact: filters === 0 }]
+          if (filter.status !== undefined) {
+            candidates.push({ key: statusKey(accountId, filter.status), exact: filters === 1 })
+          }
+          if (filter.token !== undefined) {
+            candidates.push({ key: tokenKey(accountId, filter.token), exact: filters === 1 })
+          }
+          if (filter.network !== undefined) {
+            candidates.push({ key: networkKey(accountId, filter.network), exact: filters === 1 })
+          }
+          const { items, total } = pageFrom(
+            index,
+            candidates,
+            {},
+            rows,
             (o) =>
               o.accountId === accountId &&
               (filter.status === undefined || o.status === filter.status) &&
@@ -255,7 +362,8 @@ export class OrderRepository extends Context.Service<OrderRepository, {
               (filter.network === undefined || o.network === filter.network),
             page
           )
-        ),
+          return { total, limit: page.limit, offset: page.offset, items }
+        }),
       open: Effect.sync(() => Array.from(openIds, (id) => rows.get(id)!))
     }
   })
@@ -265,22 +373,28 @@ export class WebhookRepository extends Context.Service<WebhookRepository, {
   readonly insert: (webhook: WebhookRecord) => Effect.Effect<void>
   readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<WebhookRecord>>
   readonly remove: (accountId: string, id: string) => Effect.Effect<boolean>
+  /** The account's subscriptions, newest first. */
   readonly listByAccount: (accountId: string) => Effect.Effect<ReadonlyArray<WebhookRecord>>
 }>()("@swapdesk/core/WebhookRepository") {
   static readonly layerMemory = Layer.sync(WebhookRepository, () => {
     const rows = new Map<string, WebhookRecord>()
+    const index = new ListIndex()
     return {
-      insert: (webhook) => Effect.sync(() => void rows.set(webhook.id, webhook)),
+      insert: (webhook) =>
+        Effect.sync(() => {
+          rows.set(webhook.id, webhook)
+          index.add(webhook.accountId, webhook.createdAt, webhook.id)
+        }),
       get: (accountId, id) =>
         Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((w) => w.accountId === accountId))),
       remove: (accountId, id) =>
         Effect.sync(() => {
           const webhook = rows.get(id)
           if (webhook === undefined || webhook.accountId !== accountId) return false
+          index.remove(accountId, webhook.createdAt, id)
           return rows.delete(id)
         }),
-      listByAccount: (accountId) =>
-        Effect.sync(() => Array.from(rows.values()).filter((w) => w.accountId === accountId))
+      listByAccount: (accountId) => Effect.sync(() => Array.from(index.newestFirst(accountId), (id) => rows.get(id)!))
     }
   })
 }
@@ -292,16 +406,21 @@ export class WebhookDeliveryRepository extends Context.Service<WebhookDeliveryRe
   readonly list: (subscriptionId: string, page: PageRequest) => Effect.Effect<Page<WebhookDeliveryRecord>>
 }>()("@swapdesk/core/WebhookDeliveryRepository") {
   static readonly layerMemory = Layer.sync(WebhookDeliveryRepository, () => {
-    const bySubscription = new Map<string, Map<string, WebhookDeliveryRecord>>()
+    const rows = new Map<string, WebhookDeliveryRecord>()
+    const index = new ListIndex()
     return {
       save: (delivery) =>
         Effect.sync(() => {
-          let rows = bySubscription.get(delivery.subscriptionId)
-          if (rows === undefined) bySubscription.set(delivery.subscriptionId, rows = new Map())
+          const previous = rows.get(delivery.id)
+          if (previous !== undefined) index.remove(previous.subscriptionId, previous.createdAt, previous.id)
+          index.add(delivery.subscriptionId, delivery.createdAt, delivery.id)
           rows.set(delivery.id, delivery)
         }),
       list: (subscriptionId, page) =>
-        Effect.sync(() => paginate(bySubscription.get(subscriptionId)?.values() ?? [], () => true, page))
+        Effect.sync(() => {
+          const { ids, total } = index.page(subscriptionId, {}, page.offset, page.limit)
+          return { total, limit: page.limit, offset: page.offset, items: ids.map((id) => rows.get(id)!) }
+        })
     }
   })
 }
@@ -339,13 +458,24 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
       readonly claimedAt: number
       response: StoredResponse | undefined
     }
+    // In claim order: a claim is always (re)inserted at the end, so on the market clock, which never
+    // goes back, the expired entries are the oldest ones and leave from the front, O(1) per claim
+    // amortized; the table holds one day of keys at most.
     const rows = new Map<string, Entry>()
+    const forgetExpired = (now: number) => {
+      for (const [id, entry] of rows) {
+        if (now - entry.claimedAt < IDEMPOTENCY_TTL_MS) return
+        rows.delete(id)
+      }
+    }
     return {
       claim: (accountId, key, fingerprint, now) =>
         Effect.sync((): IdempotencyClaim => {
+          forgetExpired(now)
           const id = idempotencyKeyOf(accountId, key)
           const entry = rows.get(id)
           if (entry === undefined || now - entry.claimedAt >= IDEMPOTENCY_TTL_MS) {
+            rows.delete(id)
             rows.set(id, { fingerprint, claimedAt: now, response: undefined })
             return { _tag: "Claimed" }
           }
