@@ -1,7 +1,8 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
-// history files; http: core; channels: core, Node and its two providers' libraries; server: all of
+// history files; http: core; channels: core, Node and its two providers' libraries; store: core,
+// PostgreSQL's driver and node:sqlite; server: all of
 // them), every package it imports is declared
 // in its manifest, and nothing it declares at run time goes unused. A new import across a boundary
 // fails here, not in a reader's review.
@@ -28,6 +29,8 @@ const allowed: Record<string, ReadonlyArray<string>> = {
   ],
   http: ["effect", "@swapdesk/core", "node:"],
   channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
+  // PostgreSQL's driver and node:sqlite (docs/storage.md).
+  store: ["effect", "@swapdesk/core", "@effect/sql-pg", "node:"],
   server: [
     "effect",
     "@effect/platform-node",
