@@ -38,6 +38,7 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "@swapdesk/http",
     "@swapdesk/simulator",
     "@swapdesk/channels",
+    "@swapdesk/store",
     "node:"
   ]
 }

@@ -22,7 +22,8 @@ import {
   type ScenarioFile,
   SimulationState,
   type SimulatorAdapters,
-  SimulatorControl
+  SimulatorControl,
+  type SimulatorRepositories
 } from "@swapdesk/simulator"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
@@ -84,21 +85,23 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
 export const webhooksOnly: SimulatorAdapters = Layer.merge(ChannelTransport.layerNone, WebhookSenderLive)
 
 /** How `simulatorApp` serves: the request path, and the adapters to the world outside. */
-export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
+export interface SimulatorAppOptions<P extends RequestPath, E = never> extends ServeApiOptions<P> {
   /** Real notification channels and the webhook sender (`webhooksOnly` unless given). */
   readonly adapters?: SimulatorAdapters
+  /** Where the records are kept (in memory unless given; `main.ts` reads `DATABASE_URL`). */
+  readonly repositories?: SimulatorRepositories<E>
 }
 
 /**
  * Everything the standalone server runs on a scenario; provide an HTTP server to serve it.
  * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
  */
-export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
+export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
   scenario: ScenarioFile,
-  options: SimulatorAppOptions<P> = {}
+  options: SimulatorAppOptions<P, E> = {}
 ): Layer.Layer<
   Layer.Success<ReturnType<typeof layerSimulator>>,
-  Layer.Error<ReturnType<typeof layerSimulator>>,
+  E,
   HttpRouter.HttpRouter | PlatformOf<P>
 > => {
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
@@ -108,6 +111,6 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
     Layer.provide(handlers),
     Layer.provide(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))))),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(layerSimulator(scenario, options.adapters ?? webhooksOnly))
+    Layer.provideMerge(layerSimulator(scenario, options.adapters ?? webhooksOnly, options.repositories))
   )
 }

@@ -5,7 +5,9 @@
  * request path `REQUEST_PATH` names (`ApiRoutes` when unset; `HttpApiBuilder` serves the API with
  * Effect's own builder, see docs/decisions.md). It sends
  * alerts on the real channels its settings configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`,
- * `FCM_SERVICE_ACCOUNT` and their companions: docs/alerts.md#channels). On SIGINT
+ * `FCM_SERVICE_ACCOUNT` and their companions: docs/alerts.md#channels). It keeps its records in
+ * `DATABASE_URL` (`sqlite:<file>` or `postgres://...`; in memory when unset: docs/storage.md), a
+ * database no other simulator server holds. On SIGINT
  * or SIGTERM it stops accepting connections, lets requests in flight finish, and exits 0. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
@@ -14,7 +16,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { loadChannels, WebhookSenderLive } from "@swapdesk/channels"
-import { ChannelTransport } from "@swapdesk/core"
+import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
 import {
   ClientErrors,
   DEFAULT_REQUEST_PATH,
@@ -23,9 +25,17 @@ import {
   type RequestPath,
   serve
 } from "@swapdesk/http"
-import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
+import {
+  decodeScenario,
+  demoScenario,
+  InvalidScenario,
+  type ScenarioFile,
+  type SimulatorRepositories
+} from "@swapdesk/simulator"
+import { acquireSimulatorLock, layerSqlRepositories, SqlStore } from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { dirname } from "node:path"
@@ -43,8 +53,46 @@ const settings = Config.all({
   port: Config.String("PORT").pipe(Config.withDefault("3000")),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   scenario: Config.String("SCENARIO").pipe(Config.withDefault("")),
-  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault(""))
+  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault("")),
+  databaseUrl: Config.String("DATABASE_URL").pipe(Config.withDefault(""))
 })
+
+/** A URL with its password hidden, for messages. */
+const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
+
+/**
+ * The records' store: in memory when `DATABASE_URL` is unset; otherwise the SQL store, opened and
+ * migrated, with this process holding the database's simulator lock for its whole life.
+ */
+const repositoriesOf = (databaseUrl: string): Effect.Effect<SimulatorRepositories<StartupFailure>, StartupFailure> => {
+  if (databaseUrl === "") return Effect.succeed(layerMemoryRepositories)
+  const label = `DATABASE_URL ${redactUrl(databaseUrl)}`
+  return Effect.try({
+    try: () => SqlStore.parseDatabaseUrl(databaseUrl),
+    catch: (error) => new StartupFailure({ message: (error as Error).message })
+  }).pipe(Effect.map((location) => {
+    const client = SqlStore.layerClient(location).pipe(
+      Layer.catchCause((cause) =>
+        Layer.effect(
+          SqlClient.SqlClient,
+          Effect.fail(
+            new StartupFailure({ message: `${label}: cannot open it (${Cause.pretty(cause).split("\n")[0]})` })
+          )
+        )
+      )
+    )
+    const lock = Layer.effectDiscard(acquireSimulatorLock.pipe(
+      Effect.mapError((error) =>
+        new StartupFailure({
+          message: error._tag === "SimulatorLockRefused"
+            ? `${label}: ${error.message}`
+            : `${label}: cannot lock it (${error.message})`
+        })
+      )
+    ))
+    return Layer.merge(layerSqlRepositories, lock).pipe(Layer.provide(client))
+  }))
+}
 
 const parseRequestPath = (text: string): Effect.Effect<RequestPath, StartupFailure> => {
   if (text === "") return Effect.succeed(DEFAULT_REQUEST_PATH)
@@ -112,10 +160,13 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath } = yield* settings
+  const { databaseUrl, host, port: portText, requestPath: requestPathText, scenario: scenarioPath } = yield* settings
   const port = yield* parsePort(portText)
   const requestPath = yield* parseRequestPath(requestPathText)
   const scenario = yield* loadScenario(scenarioPath)
+  // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
+  // before the address is logged; they close when the server stops.
+  const repositories = Layer.succeedContext(yield* Layer.build(yield* repositoriesOf(databaseUrl)))
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
@@ -127,11 +178,16 @@ const program = Effect.gen(function*() {
   const nodeServer = createServer()
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
   const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), WebhookSenderLive)
-  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario, { requestPath, adapters })))
-  yield* Layer.launch(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))).pipe(
+  const app = ClientErrors(nodeServer).pipe(
+    Layer.provideMerge(simulatorApp(scenario, { requestPath, adapters, repositories }))
+  )
+  // The address is logged once the whole app is built (a SQL store's seeding and indexes load after
+  // the socket opens), so whoever waits for the line never sends a request the app cannot take yet.
+  yield* Layer.launch(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server))).pipe(
     Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause)))
   )
 }).pipe(
+  Effect.scoped,
   Effect.tapErrorTag("StartupFailure", (failure) => Effect.sync(() => console.error(`swapdesk: ${failure.message}`)))
 )
 

@@ -31,6 +31,9 @@ const seedAccounts = (scenario: ScenarioFile) =>
     }
   }))
 
+/** Every repository port of core: where a simulated deployment keeps its records. */
+export type SimulatorRepositories<E = never> = Layer.Layer<Layer.Success<typeof layerMemoryRepositories>, E>
+
 /** The real channels and the webhook sender a simulated deployment uses. */
 export type SimulatorAdapters = Layer.Layer<ChannelTransport | WebhookTransport>
 
@@ -40,11 +43,16 @@ export const noAdapters: SimulatorAdapters = Layer.merge(ChannelTransport.layerN
 /**
  * Everything a scenario runs on: `SimulationState`, the ports, the repositories, the use cases
  * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. `adapters`
- * are the real channels and the webhook sender (by default none: nothing leaves the process). API
+ * are the real channels and the webhook sender (by default none: nothing leaves the process);
+ * `repositories` keep the records (in memory unless given, e.g. `@swapdesk/store`'s SQL layer). API
  * keys are not seeded here: hashing them is the HTTP layer's concern.
  */
-export const layerSimulator = (scenario: ScenarioFile, adapters: SimulatorAdapters = noAdapters) => {
-  const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
+export const layerSimulator = <E = never>(
+  scenario: ScenarioFile,
+  adapters: SimulatorAdapters = noAdapters,
+  repositories: SimulatorRepositories<E> = layerMemoryRepositories as SimulatorRepositories<never>
+) => {
+  const world = Layer.mergeAll(layerPorts, repositories).pipe(
     Layer.provideMerge(SimulationState.layer(scenario)),
     Layer.provideMerge(adapters)
   )

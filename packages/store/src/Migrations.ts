@@ -83,8 +83,19 @@ const initial = Effect.gen(function*() {
   )`
 })
 
+// The simulator server that owns the database, and whether a simulation ran on it (SimulatorLock).
+const simulatorOwner = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE swapdesk_simulator (
+    id INTEGER PRIMARY KEY,
+    pid INTEGER,
+    host TEXT,
+    started_at BIGINT NOT NULL
+  )`
+})
+
 /** Every migration, by `<id>_<name>`. */
-export const migrations = Migrator.fromRecord({ "1_initial": initial })
+export const migrations = Migrator.fromRecord({ "1_initial": initial, "2_simulator_owner": simulatorOwner })
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */
 export const migrate = Migrator.make({})({ loader: migrations, table: "swapdesk_migrations" })

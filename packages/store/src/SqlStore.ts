@@ -33,7 +33,7 @@ export const parseDatabaseUrl = (url: string): StoreLocation => {
 }
 
 /** The `SqlClient` of a location, its schema migrated. */
-export const layerClient = (location: StoreLocation): Layer.Layer<SqlClient.SqlClient, SqlError | unknown> => {
+export const layerClient = (location: StoreLocation): Layer.Layer<SqlClient.SqlClient, SqlError> => {
   const client: Layer.Layer<SqlClient.SqlClient, SqlError> = location._tag === "Sqlite"
     ? SqliteClient.layer({ filename: location.filename })
     : PgClient.layer({ url: Redacted.make(location.url), maxConnections: 10 })

@@ -3,6 +3,7 @@
  */
 export * from "./Migrations.ts"
 export * from "./RecordCodec.ts"
+export * from "./SimulatorLock.ts"
 export * as SqliteClient from "./SqliteClient.ts"
 export * from "./SqlRepositories.ts"
 export * as SqlStore from "./SqlStore.ts"

@@ -1,6 +1,6 @@
 // Proves that the in-memory, SQLite and PostgreSQL stores answer every repository port of core alike:
 // the same tests run against the three (SQLite on a temporary file, PostgreSQL on the database in
-// SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides), and on the two SQL stores the idempotency and
+// SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides, a fresh schema per test), and on the two SQL stores the idempotency and
 // revocation invariants hold across two clients with their own connections.
 import {
   AccountRepository,
@@ -35,19 +35,19 @@ type Repositories =
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const directory = mkdtempSync(join(tmpdir(), "swapdesk-store-"))
-afterAll(() => rmSync(directory, { recursive: true, force: true }))
+afterAll(async () => {
+  rmSync(directory, { recursive: true, force: true })
+  if (postgresUrl === undefined || schemas.length === 0) return
+  const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl))))
+  await runtime.runPromise(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (const schema of schemas) yield* sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+  }))
+  await runtime.dispose()
+})
 
 let fileNumber = 0
-const tables = [
-  "swapdesk_accounts",
-  "swapdesk_api_keys",
-  "swapdesk_alerts",
-  "swapdesk_trades",
-  "swapdesk_orders",
-  "swapdesk_webhooks",
-  "swapdesk_webhook_deliveries",
-  "swapdesk_idempotency"
-]
+const schemas: Array<string> = []
 
 interface Store {
   readonly name: string
@@ -82,14 +82,21 @@ const stores: ReadonlyArray<Store & { readonly skip?: string }> = [
           + "and starts one) to run these"
       }
       : {}),
+    // A schema of its own per test (PostgreSQL's `search_path` in the URL): an empty store, and
+    // nothing shared with the other tests using the database.
     fresh: async () => {
+      const schema = `conformance_${process.pid}_${++fileNumber}`
       const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl!))))
       await runtime.runPromise(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
-        yield* sql.unsafe(`TRUNCATE ${tables.join(", ")}`)
+        yield* sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+        yield* sql.unsafe(`CREATE SCHEMA ${schema}`)
       }))
       await runtime.dispose()
-      return postgresUrl!
+      schemas.push(schema)
+      const url = new URL(postgresUrl!)
+      url.searchParams.set("options", `-c search_path=${schema}`)
+      return url.toString()
     },
     layer: sqlLayer
   }
