@@ -24,7 +24,7 @@ import { dirname, join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
 
 const root = join(import.meta.dirname, "..")
-const packages = ["core", "simulator", "http", "channels", "web", "server"] as const
+const packages = ["core", "simulator", "http", "channels", "store", "web", "server"] as const
 const rootManifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
   readonly packageManager: string
   readonly devDependencies: Record<string, string>

@@ -1,11 +1,12 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
-// history files; http: core; channels: core, Node and its two providers' libraries; server: all of
-// them; web: its browser libraries, and effect and Node for the layer that serves it), every
-// package it imports is declared in its manifest, and nothing it declares at run time goes unused.
-// The web app itself (packages/web/src/app) imports only its browser libraries: it reaches the
-// server through the public API, never our code. A new import across a boundary
+// history files; http: core; channels: core, Node and its two providers' libraries; store: core,
+// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect
+// and Node for the layer that serves it), every package it imports is declared in its manifest,
+// and nothing it declares at run time goes unused. The web app itself (packages/web/src/app)
+// imports only its browser libraries: it reaches the server through the public API, never our
+// code. A new import across a boundary
 // fails here, not in a reader's review.
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -30,6 +31,8 @@ const allowed: Record<string, ReadonlyArray<string>> = {
   ],
   http: ["effect", "@swapdesk/core", "node:"],
   channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
+  // PostgreSQL's driver and node:sqlite (docs/storage.md).
+  store: ["effect", "@swapdesk/core", "@effect/sql-pg", "node:"],
   server: [
     "effect",
     "@effect/platform-node",
@@ -37,6 +40,7 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "@swapdesk/http",
     "@swapdesk/simulator",
     "@swapdesk/channels",
+    "@swapdesk/store",
     "@swapdesk/web",
     "node:"
   ],

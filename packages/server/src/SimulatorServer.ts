@@ -25,7 +25,8 @@ import {
   type ScenarioFile,
   SimulationState,
   type SimulatorAdapters,
-  SimulatorControl
+  SimulatorControl,
+  type SimulatorRepositories
 } from "@swapdesk/simulator"
 import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
@@ -82,7 +83,7 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
 }))
 
 /** How the standalone server runs its simulation, beside the request path. */
-export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOptions<P> {
+export interface SimulatorAppOptions<P extends RequestPath, E = never> extends ServeApiOptions<P> {
   /**
    * The operator's key for the `/v1/sim` routes (`SIM_CONTROL_KEY`), and whether they require it (off
    * a loopback address) or merely accept it; open to all unless given (docs/simulator.md#control-routes).
@@ -94,6 +95,8 @@ export interface SimulatorAppOptions<P extends RequestPath> extends ServeApiOpti
   readonly corsOrigins?: ReadonlyArray<string> | undefined
   /** Real notification channels and the webhook sender (`webhooksOnly` unless given). */
   readonly adapters?: SimulatorAdapters
+  /** Where the records are kept (in memory unless given; `main.ts` reads `DATABASE_URL`). */
+  readonly repositories?: SimulatorRepositories<E>
 }
 
 /**
@@ -107,12 +110,12 @@ export const webhooksOnly: SimulatorAdapters = Layer.merge(ChannelTransport.laye
  * provide an HTTP server to serve it.
  * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
  */
-export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
+export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
   scenario: ScenarioFile,
-  options: SimulatorAppOptions<P> = {}
+  options: SimulatorAppOptions<P, E> = {}
 ): Layer.Layer<
   Layer.Success<ReturnType<typeof layerSimulator>>,
-  Layer.Error<ReturnType<typeof layerSimulator>>,
+  E,
   HttpRouter.HttpRouter | PlatformOf<P>
 > => {
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
@@ -126,6 +129,8 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes">(
       Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false }))
     )),
     Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(layerSimulator(scenario, options.adapters ?? webhooksOnly, { logMax: options.logMax }))
+    Layer.provideMerge(
+      layerSimulator(scenario, options.adapters ?? webhooksOnly, options.repositories, { logMax: options.logMax })
+    )
   )
 }

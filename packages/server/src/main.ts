@@ -9,7 +9,9 @@
  * `SIM_CONTROL_KEY` (generated and printed once when unset); `SIM_LOG_MAX` bounds the event log and
  * the outbox, `CORS_ORIGINS` lists the origins browsers may call from. On SIGINT or SIGTERM it stops
  * accepting connections, answers every request received or arriving on an open connection with
- * `Connection: close`, and exits 0 (`GracefulShutdown.ts`). A setting
+ * `Connection: close`, and exits 0 (`GracefulShutdown.ts`).  It keeps its records in
+ * `DATABASE_URL` (`sqlite:<file>` or `postgres://...`; in memory when unset: docs/storage.md), a
+ * database no other simulator server holds. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
  * contract's error envelope too (`ClientErrors.ts`).
@@ -17,7 +19,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { loadChannels, WebhookSenderLive } from "@swapdesk/channels"
-import { ChannelTransport } from "@swapdesk/core"
+import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
 import {
   ClientErrors,
   DEFAULT_REQUEST_PATH,
@@ -28,9 +30,17 @@ import {
   type RequestPath,
   serve
 } from "@swapdesk/http"
-import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
+import {
+  decodeScenario,
+  demoScenario,
+  InvalidScenario,
+  type ScenarioFile,
+  type SimulatorRepositories
+} from "@swapdesk/simulator"
+import { acquireSimulatorLock, layerSqlRepositories, SqlStore } from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -53,7 +63,8 @@ const settings = Config.all({
   requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault("")),
   controlKey: Config.String("SIM_CONTROL_KEY").pipe(Config.withDefault("")),
   logMax: Config.String("SIM_LOG_MAX").pipe(Config.withDefault("")),
-  corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault(""))
+  corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault("")),
+  databaseUrl: Config.String("DATABASE_URL").pipe(Config.withDefault(""))
 })
 
 /**
@@ -101,6 +112,43 @@ const parseCorsOrigins = (text: string): Effect.Effect<ReadonlyArray<string>, St
   return typeof origins === "string"
     ? Effect.fail(new StartupFailure({ message: `CORS_ORIGINS: ${origins}` }))
     : Effect.succeed(origins)
+}
+
+/** A URL with its password hidden, for messages. */
+const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
+
+/**
+ * The records' store: in memory when `DATABASE_URL` is unset; otherwise the SQL store, opened and
+ * migrated, with this process holding the database's simulator lock for its whole life.
+ */
+const repositoriesOf = (databaseUrl: string): Effect.Effect<SimulatorRepositories<StartupFailure>, StartupFailure> => {
+  if (databaseUrl === "") return Effect.succeed(layerMemoryRepositories)
+  const label = `DATABASE_URL ${redactUrl(databaseUrl)}`
+  return Effect.try({
+    try: () => SqlStore.parseDatabaseUrl(databaseUrl),
+    catch: (error) => new StartupFailure({ message: (error as Error).message })
+  }).pipe(Effect.map((location) => {
+    const client = SqlStore.layerClient(location).pipe(
+      Layer.catchCause((cause) =>
+        Layer.effect(
+          SqlClient.SqlClient,
+          Effect.fail(
+            new StartupFailure({ message: `${label}: cannot open it (${Cause.pretty(cause).split("\n")[0]})` })
+          )
+        )
+      )
+    )
+    const lock = Layer.effectDiscard(acquireSimulatorLock.pipe(
+      Effect.mapError((error) =>
+        new StartupFailure({
+          message: error._tag === "SimulatorLockRefused"
+            ? `${label}: ${error.message}`
+            : `${label}: cannot lock it (${error.message})`
+        })
+      )
+    ))
+    return Layer.merge(layerSqlRepositories, lock).pipe(Layer.provide(client))
+  }))
 }
 
 const parseRequestPath = (text: string): Effect.Effect<RequestPath, StartupFailure> => {
@@ -169,12 +217,16 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath, ...more } = yield* settings
+  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath, databaseUrl, ...more } =
+    yield* settings
   const port = yield* parsePort(portText)
   const requestPath = yield* parseRequestPath(requestPathText)
   const logMax = yield* parseLogMax(more.logMax)
   const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
   const scenario = yield* loadScenario(scenarioPath)
+  // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
+  // before the address is logged; they close when the server stops.
+  const repositories = Layer.succeedContext(yield* Layer.build(yield* repositoriesOf(databaseUrl)))
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
@@ -198,16 +250,26 @@ const program = Effect.gen(function*() {
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
   const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), WebhookSenderLive)
   const app = ClientErrors(nodeServer).pipe(
-    Layer.provideMerge(simulatorApp(scenario, { requestPath, adapters, control: control.access, logMax, corsOrigins }))
+    Layer.provideMerge(simulatorApp(scenario, {
+      requestPath,
+      adapters,
+      repositories,
+      control: control.access,
+      logMax,
+      corsOrigins
+    }))
   )
+  // The address is logged once the whole app is built (a SQL store's seeding and indexes load after
+  // the socket opens), so whoever waits for the line never sends a request the app cannot take yet.
   // Inside the scope, so that requests are answered before the server's layers are released.
   yield* Effect.scoped(
     Effect.andThen(
-      Layer.build(serve(app).pipe(Layer.merge(logAddress), Layer.provide(server))),
+      Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server))),
       Effect.never.pipe(Effect.onInterrupt(() => Effect.promise(() => shutdown.drain())))
     )
   ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause))))
 }).pipe(
+  Effect.scoped,
   Effect.tapErrorTag("StartupFailure", (failure) => Effect.sync(() => console.error(`swapdesk: ${failure.message}`)))
 )
 

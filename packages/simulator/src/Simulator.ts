@@ -32,6 +32,9 @@ const seedAccounts = (scenario: ScenarioFile) =>
     }
   }))
 
+/** Every repository port of core: where a simulated deployment keeps its records. */
+export type SimulatorRepositories<E = never> = Layer.Layer<Layer.Success<typeof layerMemoryRepositories>, E>
+
 /** The real channels and the webhook sender a simulated deployment uses. */
 export type SimulatorAdapters = Layer.Layer<ChannelTransport | WebhookTransport>
 
@@ -42,15 +45,17 @@ export const noAdapters: SimulatorAdapters = Layer.merge(ChannelTransport.layerN
  * Everything a scenario runs on: `SimulationState`, the ports, the repositories, the use cases
  * (`Trades`, `Alerts`, `MarketData`, ...), `MarketReactor` and `SimulatorControl`. `adapters`
  * are the real channels and the webhook sender (by default none: nothing leaves the process);
- * `options` bound the event log and outbox. API keys are not seeded here: hashing them is the HTTP
+ * `options` bound the event log and outbox; `repositories` keep the records (in memory unless given,
+ * e.g. `@swapdesk/store`'s SQL layer). API keys are not seeded here: hashing them is the HTTP
  * layer's concern.
  */
-export const layerSimulator = (
+export const layerSimulator = <E = never>(
   scenario: ScenarioFile,
   adapters: SimulatorAdapters = noAdapters,
+  repositories: SimulatorRepositories<E> = layerMemoryRepositories as SimulatorRepositories<never>,
   options: SimulationOptions = {}
 ) => {
-  const world = Layer.mergeAll(layerPorts, layerMemoryRepositories).pipe(
+  const world = Layer.mergeAll(layerPorts, repositories).pipe(
     Layer.provideMerge(SimulationState.layer(scenario, options)),
     Layer.provideMerge(adapters)
   )

@@ -1,0 +1,44 @@
+/**
+ * A store from a `DATABASE_URL`: `sqlite:<file>` opens (or creates) a SQLite file through
+ * `node:sqlite`, `postgres://...` connects a PostgreSQL pool; either way the schema is migrated
+ * before any repository is used. docs/storage.md describes both.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { migrate } from "./Migrations.ts"
+import * as SqliteClient from "./SqliteClient.ts"
+import { layerSqlRepositories } from "./SqlRepositories.ts"
+
+/** Where a store keeps its records. */
+export type StoreLocation =
+  | { readonly _tag: "Sqlite"; readonly filename: string }
+  | { readonly _tag: "Postgres"; readonly url: string }
+
+/** An unusable `DATABASE_URL`, with the reason in words. */
+export class StoreSettingError extends Error {
+  override readonly name = "StoreSettingError"
+}
+
+/** Reads a `DATABASE_URL`; throws {@link StoreSettingError} for anything else. */
+export const parseDatabaseUrl = (url: string): StoreLocation => {
+  if (url.startsWith("sqlite:")) {
+    const filename = url.slice("sqlite:".length).replace(/^\/\/(?=\/)/, "")
+    if (filename === "") throw new StoreSettingError("DATABASE_URL sqlite:<file> needs a file path")
+    return { _tag: "Sqlite", filename }
+  }
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return { _tag: "Postgres", url }
+  throw new StoreSettingError("DATABASE_URL must be sqlite:<file path> or postgres://user:pass@host:port/db")
+}
+
+/** The `SqlClient` of a location, its schema migrated. */
+export const layerClient = (location: StoreLocation): Layer.Layer<SqlClient.SqlClient, SqlError> => {
+  const client: Layer.Layer<SqlClient.SqlClient, SqlError> = location._tag === "Sqlite"
+    ? SqliteClient.layer({ filename: location.filename })
+    : PgClient.layer({ url: Redacted.make(location.url), maxConnections: 10 })
+  return Layer.effectDiscard(Effect.orDie(migrate)).pipe(Layer.provideMerge(client))
+}
+
+/** Every repository port of core, kept at `location`. */
+export const layer = (location: StoreLocation) => layerSqlRepositories.pipe(Layer.provideMerge(layerClient(location)))

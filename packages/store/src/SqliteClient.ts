@@ -1,0 +1,95 @@
+/**
+ * An `effect/sql` client on Node's built-in `node:sqlite`: one connection shared through a
+ * semaphore, so a transaction never interleaves with another fiber's statement. The published
+ * Effect SQLite drivers do not load with effect 4.1 (docs/decisions.md); this adapter needs no
+ * native addon.
+ */
+import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { SqlClient } from "effect/sql"
+import type { Connection } from "effect/sql/SqlConnection"
+import { classifySqliteError, SqlError } from "effect/sql/SqlError"
+import * as Statement from "effect/sql/Statement"
+import { DatabaseSync } from "node:sqlite"
+
+/** Settings of a SQLite store. */
+export interface SqliteClientConfig {
+  /** The database file; `:memory:` for a private in-memory database. */
+  readonly filename: string
+  /** How long a statement waits for another process's write lock, in milliseconds. */
+  readonly busyTimeoutMs?: number
+}
+
+// node:sqlite binds numbers, bigints, strings, null and bytes; booleans become 0/1.
+const bindable = (params: ReadonlyArray<unknown>): Array<any> =>
+  params.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : p))
+
+const failure = (cause: unknown, operation: string) =>
+  new SqlError({ reason: classifySqliteError(cause, { message: `SQLite: ${operation} failed`, operation }) })
+
+/** A `SqlClient` on one `node:sqlite` connection, closed with the scope. */
+export const make = (
+  config: SqliteClientConfig
+): Effect.Effect<SqlClient.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function*() {
+    const db = yield* Effect.acquireRelease(
+      Effect.try({
+        try: () => {
+          const db = new DatabaseSync(config.filename, { timeout: config.busyTimeoutMs ?? 10_000 })
+          // WAL lets readers in other processes go on while one writes; NORMAL sync is durable
+          // across a process crash (kill -9), which is the failure the store guards against.
+          if (config.filename !== ":memory:") db.exec("PRAGMA journal_mode = WAL")
+          db.exec("PRAGMA synchronous = NORMAL")
+          db.exec("PRAGMA foreign_keys = ON")
+          return db
+        },
+        catch: (cause) => failure(cause, "open")
+      }),
+      (db) => Effect.sync(() => db.close())
+    )
+    const run = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<any>, SqlError> =>
+      Effect.try({
+        try: () => {
+          const statement = db.prepare(sql)
+          // A statement that returns no columns (DDL, plain writes) runs; the others return rows.
+          return statement.columns().length === 0 ? (statement.run(...bindable(params)), []) : statement.all(
+            ...bindable(params)
+          )
+        },
+        catch: (cause) => failure(cause, "execute")
+      })
+    const values = (sql: string, params: ReadonlyArray<unknown>) =>
+      Effect.map(run(sql, params), (rows) => rows.map((row) => Object.values(row as object)))
+    const connection: Connection = {
+      execute: (sql, params, transformRows) =>
+        transformRows === undefined ? run(sql, params) : Effect.map(run(sql, params), transformRows),
+      executeRaw: (sql, params) => run(sql, params),
+      executeStream: (sql, params, transformRows) =>
+        Stream.fromIterableEffect(
+          transformRows === undefined ? run(sql, params) : Effect.map(run(sql, params), transformRows)
+        ),
+      executeValues: values,
+      executeValuesUnprepared: values,
+      executeUnprepared: (sql, params, transformRows) =>
+        transformRows === undefined ? run(sql, params) : Effect.map(run(sql, params), transformRows)
+    }
+    const semaphore = yield* Semaphore.make(1)
+    const acquirers = SqlClient.makeSqliteAcquirers({
+      connection: Effect.succeed(connection),
+      semaphore,
+      isTransaction: () => db.isTransaction
+    })
+    return yield* SqlClient.make({
+      ...acquirers,
+      compiler: Statement.makeCompilerSqlite(),
+      driver: "node:sqlite",
+      spanAttributes: [["db.system.name", "sqlite"]],
+      // Takes the write lock at BEGIN, so two processes' transactions queue on busy_timeout instead
+      // of one failing when it upgrades a read to a write.
+      beginTransaction: "BEGIN IMMEDIATE"
+    })
+  })
+
+/** The `SqlClient` layer of a SQLite file. */
+export const layer = (config: SqliteClientConfig): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  Layer.effect(SqlClient.SqlClient, make(config)).pipe(Layer.provide(Reactivity.layer))
