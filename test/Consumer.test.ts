@@ -1,7 +1,7 @@
-// Proves the packages work for a project outside the workspace, as a user installs them: the six
+// Proves the packages work for a project outside the workspace, as a user installs them: the
 // packages are built and packed with pnpm, the tarballs installed with npm (no workspace, no links)
 // into a new project in the system's temporary folder, and the consumer programs in test/consumer
-// are type-checked there with plain strict TypeScript (NodeNext, no `.ts` imports) and run: the
+// (with examples/simulate.ts beside them) are type-checked there with plain strict TypeScript (NodeNext, no `.ts` imports) and run: the
 // in-process simulator (on the pinned Node 24, and on the machine's Node 20 when it has one, the
 // library's stated minimum), both HTTP compositions with the typed clients and `catchTag`, and the
 // packed `swapdesk-server` binary driven by the typed client from each Node. The version
@@ -112,6 +112,8 @@ beforeAll(() => {
   for (const file of readdirSync(join(root, "test", "consumer"))) {
     cpSync(join(root, "test", "consumer", file), join(project, file))
   }
+  // The in-process example runs as a consumer would have written it.
+  cpSync(join(root, "examples", "simulate.ts"), join(project, "example-simulate.ts"))
   npmCli("npm")(["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], project)
 }, 600_000)
 
