@@ -15,13 +15,14 @@ import {
   Notifications,
   Orders,
   Trades,
+  type WebhookDeliveryRecord,
   type WebhookMessage,
   Webhooks,
   WebhookTransport
 } from "@swapdesk/core"
 import { SimulationState, type SimulatorAdapters, SimulatorControl } from "@swapdesk/simulator"
 import { Restoring, SimulatorJournal } from "@swapdesk/store"
-import { Clock, Context, Deferred, Effect, Layer, Option, Semaphore } from "effect"
+import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
 
 /** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
 const DRIVER_JOURNAL_INTERVAL_MS = 1_000
@@ -109,6 +110,8 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
       yield* control.advanceTo(entry.at)
       // A call that failed the first time fails the same way now, and changes nothing either time.
       yield* Effect.result(apply(entry.op, entry.args))
+      // Lets the deliveries the call started make their attempts while the replay is on.
+      yield* Effect.yieldNow
     }
     restoring.setMode("live")
     yield* Deferred.succeed(restoring.done, undefined)
@@ -118,8 +121,7 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
     Context.add(Trades, {
       ...trades,
       create: (accountId, body) => journaled("trades.create", { accountId, body }, trades.create(accountId, body)),
-      decide: (tradeId, approve) =>
-        journaled("trades.decide", { tradeId, approve }, trades.decide(tradeId, approve))
+      decide: (tradeId, approve) => journaled("trades.decide", { tradeId, approve }, trades.decide(tradeId, approve))
     }),
     Context.add(Orders, {
       ...orders,
@@ -143,8 +145,7 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
     }),
     Context.add(Webhooks, {
       ...webhooks,
-      create: (accountId, body) =>
-        journaled("webhooks.create", { accountId, body }, webhooks.create(accountId, body)),
+      create: (accountId, body) => journaled("webhooks.create", { accountId, body }, webhooks.create(accountId, body)),
       remove: (accountId, id) => journaled("webhooks.remove", { accountId, id }, webhooks.remove(accountId, id))
     }),
     Context.add(Notifications, {
@@ -178,12 +179,13 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
 }))
 
 /**
- * The deployment's channels and webhook sender, aware of a restore. A webhook message the replay
- * sends again is answered from the stored attempt with its id (`dlv_…-<attempt>`), so retries
- * follow as they did; an attempt the store never saw end (the server stopped during it, or before
- * it was due) waits for the replay to finish and then goes out for real, with the message's same
- * `webhook-id`, so the receiver can drop a copy it already had. Notifications on real channels
- * the replay sends again are not sent again (see docs/storage.md for what that leaves out).
+ * The deployment's channels and webhook sender, aware of a restore. A webhook attempt the replay
+ * makes again is answered with its stored outcome (found by its id, `dlv_…-<attempt>`, among the
+ * attempts that had ended when the server started), so retries follow as they did; an attempt the
+ * store never saw end (the server stopped during it, or before it was due) waits for the replay to
+ * finish and then goes out for real, with the message's same `webhook-id`, so the receiver can drop
+ * a copy it already had. Notifications on real channels that the replay sends again are not sent
+ * again (docs/storage.md says what that leaves out).
  */
 export const restoringAdapters = (adapters: SimulatorAdapters) =>
   Layer.effectContext(
@@ -192,29 +194,36 @@ export const restoringAdapters = (adapters: SimulatorAdapters) =>
       const channels = yield* ChannelTransport
       const restoring = yield* Restoring
       const journal = yield* SimulatorJournal
-      // Which attempt of each message the replay is at: a message's attempts run one after another.
+      // Read before anything of this run writes an attempt; each is used once.
+      const ended = new Map<string, WebhookDeliveryRecord>()
+      if (restoring.entries.length > 0) {
+        for (const delivery of yield* journal.endedDeliveries) ended.set(delivery.id, delivery)
+      }
+      // Which attempt of each message is next: a message's attempts run one after another.
       const attempts = new Map<string, number>()
       const post = (message: WebhookMessage) =>
         Effect.gen(function*() {
           const attempt = (attempts.get(message.messageId) ?? 0) + 1
           attempts.set(message.messageId, attempt)
           const id = `${idPrefixes.delivery}${message.messageId.slice(idPrefixes.message.length)}-${attempt}`
-          const stored = yield* journal.storedDelivery(id)
-          if (Option.isSome(stored) && stored.value.status === "succeeded") {
-            return stored.value.responseStatus ?? 200
+          const stored = ended.get(id)
+          ended.delete(id)
+          if (stored?.status === "succeeded") {
+            attempts.delete(message.messageId)
+            return stored.responseStatus ?? 200
           }
-          if (Option.isSome(stored) && stored.value.status === "failed") {
-            const status = stored.value.responseStatus
+          if (stored !== undefined) {
             return yield* Effect.fail({
               reason: "failed before the restart",
-              ...(status === null ? {} : { responseStatus: status })
+              ...(stored.responseStatus === null ? {} : { responseStatus: stored.responseStatus })
             })
           }
+          attempts.delete(message.messageId)
           yield* Deferred.await(restoring.done)
           return yield* inner.post(message)
         })
       return Context.make(WebhookTransport, {
-        post: (message) => restoring.mode() === "live" ? inner.post(message) : post(message)
+        post: (message) => ended.size === 0 && restoring.mode() === "live" ? inner.post(message) : post(message)
       }).pipe(Context.add(ChannelTransport, {
         configured: channels.configured,
         send: (notification) => restoring.mode() === "live" ? channels.send(notification) : Effect.void

@@ -9,7 +9,7 @@
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { crash, type Running, start, stop, workDir } from "./databaseServer.ts"
-import { eventually, observe, ok, runSteps, type RunState, webhookReceiver, withPostgresSchemas } from "./restartRun.ts"
+import { eventually, observe, ok, type RunState, runSteps, webhookReceiver, withPostgresSchemas } from "./restartRun.ts"
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
@@ -117,8 +117,11 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
   it.skipIf(postgresUrl === undefined)(
     `on PostgreSQL: a run killed and stopped half-way logs what the same run uninterrupted logs${skipPostgres}`,
     () =>
-      withPostgresSchemas(postgresUrl!, ["straight", "restarted"], ([straight, restarted]) =>
-        sameLogAcrossRestarts(straight!, restarted!))
+      withPostgresSchemas(
+        postgresUrl!,
+        ["straight", "restarted"],
+        ([straight, restarted]) => sameLogAcrossRestarts(straight!, restarted!)
+      )
   )
 
   it.skipIf(postgresUrl === undefined)(

@@ -181,7 +181,9 @@ export const withPostgresSchemas = async (
 ) => {
   const admin = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl))))
   const run = (statement: string) =>
-    admin.runPromise(Effect.orDie(Effect.flatMap(SqlClient.SqlClient.asEffect(), (sql) => sql.unsafe(statement))))
+    admin.runPromise(Effect.orDie(Effect.gen(function*() {
+      return yield* (yield* SqlClient.SqlClient).unsafe(statement)
+    })))
   const schemas = names.map((name) => `${name}_${process.pid}_${Date.now()}`)
   try {
     for (const schema of schemas) await run(`CREATE SCHEMA ${schema}`)

@@ -8,7 +8,7 @@
  * replays onto the stored records too.
  */
 import type { WebhookDeliveryRecord } from "@swapdesk/core"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { decodeRecord, encodeRecord } from "./RecordCodec.ts"
 
@@ -36,8 +36,8 @@ export class SimulatorJournal extends Context.Service<SimulatorJournal, {
   readonly entries: Effect.Effect<ReadonlyArray<JournalEntry>>
   /** Appends the next entry; it is committed when this returns. */
   readonly append: (at: number, op: string, args: unknown) => Effect.Effect<JournalEntry>
-  /** A webhook delivery attempt as stored (by its id), for a restore to know what already went out. */
-  readonly storedDelivery: (id: string) => Effect.Effect<Option.Option<WebhookDeliveryRecord>>
+  /** Every webhook delivery attempt that ended (not `pending`), for a restore to know what went out. */
+  readonly endedDeliveries: Effect.Effect<ReadonlyArray<WebhookDeliveryRecord>>
 }>()("@swapdesk/store/SimulatorJournal") {
   /** The journal in the store's `swapdesk_journal` table. */
   static readonly layerSql = Layer.effect(
@@ -65,20 +65,17 @@ export class SimulatorJournal extends Context.Service<SimulatorJournal, {
           Effect.suspend(() => {
             const entry = { seq: seq + 1, at, op, args }
             return Effect.orDie(
-              sql`INSERT INTO swapdesk_journal ${
-                sql.insert({ seq: entry.seq, at, op, args: encodeRecord(args) })
-              }`
+              sql`INSERT INTO swapdesk_journal ${sql.insert({ seq: entry.seq, at, op, args: encodeRecord(args) })}`
             ).pipe(Effect.map(() => {
               seq = entry.seq
               return entry
             }))
           }),
-        storedDelivery: (id) =>
-          Effect.orDie(Effect.map(
-            sql<{ readonly doc: string }>`SELECT doc FROM swapdesk_webhook_deliveries WHERE id = ${id}`,
-            (rows) =>
-              rows.length === 0 ? Option.none() : Option.some(decodeRecord<WebhookDeliveryRecord>(rows[0]!.doc))
-          ))
+        endedDeliveries: Effect.orDie(Effect.map(
+          sql<{ readonly doc: string }>`SELECT doc FROM swapdesk_webhook_deliveries`,
+          (rows) =>
+            rows.map((row) => decodeRecord<WebhookDeliveryRecord>(row.doc)).filter((d) => d.status !== "pending")
+        ))
       }
     })
   )
