@@ -67,9 +67,10 @@ const crashUnderLoad = async (databaseUrl: string) => {
     for (const { key } of accounts) {
       await ok(server.baseUrl, "POST", "/v1/webhooks", { url: receiver.url, events: ["trade.confirmed"] }, key)
     }
-    let killed = false
+    // Set once the server is killed (an object, so the workers' loops read it afresh).
+    const load = { killed: false }
     const worker = async (kind: Kind, key: string, body: (i: number) => [string, string, unknown]) => {
-      for (let i = 0; !killed; i++) {
+      for (let i = 0; !load.killed; i++) {
         const [method, path, payload] = body(i)
         let answer: Answer | undefined
         try {
@@ -86,7 +87,7 @@ const crashUnderLoad = async (databaseUrl: string) => {
         if (answer === undefined) return
       }
     }
-    const load = Promise.all([
+    const writers = Promise.all([
       worker("trade", keys.aliceAll, () => [
         "POST",
         "/v1/trades",
@@ -125,9 +126,9 @@ const crashUnderLoad = async (databaseUrl: string) => {
       ])
     ])
     await new Promise((resolve) => setTimeout(resolve, LOAD_MS))
-    killed = true
+    load.killed = true
     await crash(server)
-    await load
+    await writers
   } finally {
     if (server.child.exitCode === null && server.child.signalCode === null) await crash(server)
   }
