@@ -161,9 +161,9 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
         })
       )
     ))
-    const journal = SimulatorJournal.layerSql
-    return Layer.merge(layerRestoringRepositories(layerSqlRepositories), journal).pipe(
-      Layer.provideMerge(journal),
+    // The lock is held before the journal is read.
+    return layerRestoringRepositories(layerSqlRepositories).pipe(
+      Layer.provideMerge(SimulatorJournal.layerSql),
       Layer.provide(lock),
       Layer.provide(client)
     )
