@@ -10,8 +10,11 @@
 import {
   Alerts,
   ApiKeys,
+  type AttemptFailure,
   ChannelTransport,
   idPrefixes,
+  type Notification,
+  notificationRetryDelaysMs,
   Notifications,
   Orders,
   Trades,
@@ -23,6 +26,7 @@ import {
 import { SimulationState, type SimulatorAdapters, SimulatorControl } from "@swapdesk/simulator"
 import { Restoring, SimulatorJournal } from "@swapdesk/store"
 import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
+import { createHash } from "node:crypto"
 
 /** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
 const DRIVER_JOURNAL_INTERVAL_MS = 1_000
@@ -178,14 +182,20 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   )
 }))
 
+/** A notification's identity across runs (the replay sends the same ones): its fields, digested. */
+const notificationKey = (notification: Notification): string =>
+  createHash("sha256").update(
+    JSON.stringify([notification.alertId, notification.channel, notification.to, notification.message])
+  ).digest("base64url").slice(0, 22)
+
 /**
  * The deployment's channels and webhook sender, aware of a restore. A webhook attempt the replay
  * makes again is answered with its stored outcome (found by its id, `dlv_…-<attempt>`, among the
  * attempts that had ended when the server started), so retries follow as they did; an attempt the
  * store never saw end (the server stopped during it, or before it was due) waits for the replay to
  * finish and then goes out for real, with the message's same `webhook-id`, so the receiver can drop
- * a copy it already had. Notifications on real channels that the replay sends again are not sent
- * again (docs/storage.md says what that leaves out).
+ * a copy it already had. Notifications on real channels work the same way: how each attempt ended
+ * is stored (`swapdesk_notification_attempts`), and only an attempt with no outcome is sent again.
  */
 export const restoringAdapters = (adapters: SimulatorAdapters) =>
   Layer.effectContext(
@@ -196,8 +206,10 @@ export const restoringAdapters = (adapters: SimulatorAdapters) =>
       const journal = yield* SimulatorJournal
       // Read before anything of this run writes an attempt; each is used once.
       const ended = new Map<string, WebhookDeliveryRecord>()
+      const endedNotifications = new Map<string, "sent" | "failed">()
       if (restoring.entries.length > 0) {
         for (const delivery of yield* journal.endedDeliveries) ended.set(delivery.id, delivery)
+        for (const [id, status] of yield* journal.endedNotifications) endedNotifications.set(id, status)
       }
       // Which attempt of each message is next: a message's attempts run one after another.
       const attempts = new Map<string, number>()
@@ -222,11 +234,30 @@ export const restoringAdapters = (adapters: SimulatorAdapters) =>
           yield* Deferred.await(restoring.done)
           return yield* inner.post(message)
         })
+      // The same for notifications, whose attempts are all recorded as they end.
+      const notificationAttempts = new Map<string, number>()
+      const send = (notification: Notification): Effect.Effect<void, AttemptFailure> =>
+        Effect.gen(function*() {
+          const key = notificationKey(notification)
+          const attempt = (notificationAttempts.get(key) ?? 0) + 1
+          // After the last attempt the count is not needed any more.
+          if (attempt > notificationRetryDelaysMs.length) notificationAttempts.delete(key)
+          else notificationAttempts.set(key, attempt)
+          const id = `${key}-${attempt}`
+          const stored = endedNotifications.get(id)
+          endedNotifications.delete(id)
+          if (stored === "sent") notificationAttempts.delete(key)
+          if (stored !== undefined) {
+            return yield* stored === "sent" ? Effect.void : Effect.fail({ reason: "failed before the restart" })
+          }
+          yield* Deferred.await(restoring.done)
+          const outcome = yield* Effect.result(channels.send(notification))
+          yield* journal.notificationEnded(id, outcome._tag === "Success" ? "sent" : "failed")
+          if (outcome._tag === "Success") notificationAttempts.delete(key)
+          if (outcome._tag === "Failure") return yield* Effect.fail(outcome.failure)
+        })
       return Context.make(WebhookTransport, {
         post: (message) => ended.size === 0 && restoring.mode() === "live" ? inner.post(message) : post(message)
-      }).pipe(Context.add(ChannelTransport, {
-        configured: channels.configured,
-        send: (notification) => restoring.mode() === "live" ? channels.send(notification) : Effect.void
-      }))
+      }).pipe(Context.add(ChannelTransport, { configured: channels.configured, send }))
     })
   ).pipe(Layer.provide(adapters))

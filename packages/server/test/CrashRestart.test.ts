@@ -11,7 +11,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { crash, start, stop, workDir } from "./databaseServer.ts"
 import { keys, testScenario } from "./harness.ts"
-import { type Answer, eventually, ok, request, webhookReceiver, withPostgresSchemas } from "./restartRun.ts"
+import { type Answer, eventually, httpReceiver, ok, request, withPostgresSchemas } from "./restartRun.ts"
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
@@ -19,9 +19,9 @@ const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_P
 const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 const LOAD_MS = 1_500
 
-let receiver: Awaited<ReturnType<typeof webhookReceiver>>
+let receiver: Awaited<ReturnType<typeof httpReceiver>>
 beforeAll(async () => {
-  receiver = await webhookReceiver()
+  receiver = await httpReceiver()
 })
 afterAll(() => receiver.close())
 

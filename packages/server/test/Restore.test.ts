@@ -3,22 +3,24 @@
 // control call (manual clock), killed with SIGKILL after a third of its calls and stopped with
 // SIGTERM after two thirds, each time started again on the same database, ends with the same event
 // log (every page of /v1/sim/events), outbox, trades, orders, alerts, keys, portfolio and clock as
-// the same calls on a server that never stopped; and that a webhook message whose attempt failed
+// the same calls on a server that never stopped; that a webhook message whose attempt failed
 // before a kill goes out after the restart with the same webhook-id, while one delivered before it
-// is not sent again.
+// is not sent again; and the same of a notification on a real channel (Telegram, a local stand-in
+// of its Bot API), its outbox item following.
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { crash, type Running, start, stop, workDir } from "./databaseServer.ts"
-import { eventually, observe, ok, type RunState, runSteps, webhookReceiver, withPostgresSchemas } from "./restartRun.ts"
+import { keys } from "./harness.ts"
+import { eventually, httpReceiver, observe, ok, type RunState, runSteps, withPostgresSchemas } from "./restartRun.ts"
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
 // Restoring does not depend on how requests are routed: the child-process runs are made once.
 const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 
-let receiver: Awaited<ReturnType<typeof webhookReceiver>>
+let receiver: Awaited<ReturnType<typeof httpReceiver>>
 beforeAll(async () => {
-  receiver = await webhookReceiver()
+  receiver = await httpReceiver()
 })
 afterAll(() => receiver.close())
 
@@ -107,12 +109,70 @@ const deliveriesAcrossRestart = async (databaseUrl: string) => {
   expect(again!.body).toBe(first!.body)
 }
 
+/**
+ * A notification whose attempt failed before a kill -9 is sent after the restart; one sent before
+ * it is not sent again; the outbox says so.
+ */
+const notificationsAcrossRestart = async (databaseUrl: string) => {
+  const telegram = await httpReceiver()
+  const env = { TELEGRAM_BOT_TOKEN: "123456:restore-test", TELEGRAM_API_URL: telegram.origin }
+  telegram.state.answer = (count) => (count === 1 ? 200 : 503)
+  const alert = (targetPrice: number) => ({
+    type: "price",
+    token: "SOL",
+    condition: "above",
+    targetPrice,
+    channel: "telegram"
+  })
+  let server = await start(databaseUrl, env)
+  let sentAlert: string
+  let failedAlert: string
+  try {
+    sentAlert = (await ok(server.baseUrl, "POST", "/v1/alerts", alert(160), keys.bobAll)).id
+    await ok(server.baseUrl, "PUT", "/v1/sim/prices/SOL", { price: 170 })
+    await eventually("the first message", () => telegram.received.length === 1)
+    failedAlert = (await ok(server.baseUrl, "POST", "/v1/alerts", alert(180), keys.bobAll)).id
+    await ok(server.baseUrl, "PUT", "/v1/sim/prices/SOL", { price: 190 })
+    await eventually("the failed attempt, in the outbox", async () => {
+      const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+      return outbox.notifications.some((n: { alertId: string; attempts: number }) =>
+        n.alertId === failedAlert && n.attempts === 1
+      )
+    })
+  } finally {
+    await crash(server)
+  }
+  telegram.state.answer = () => 200
+  server = await start(databaseUrl, env)
+  try {
+    await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 60_000 })
+    await eventually("the retry", () => telegram.received.length === 3)
+    const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+    expect(
+      outbox.notifications.map((n: { alertId: string; status: string; attempts: number }) => [
+        n.alertId,
+        n.status,
+        n.attempts
+      ])
+    ).toEqual([[sentAlert, "sent", 1], [failedAlert, "sent", 2]])
+  } finally {
+    await stop(server)
+    await telegram.close()
+  }
+  const texts = telegram.received.map((r) => JSON.parse(r.body).text as string)
+  expect(texts.filter((text) => text.includes(sentAlert))).toHaveLength(1)
+  expect(texts.filter((text) => text.includes(failedAlert))).toHaveLength(2)
+}
+
 describe.skipIf(otherPath)("restoring a simulation on restart", () => {
   it("on SQLite: a run killed and stopped half-way logs what the same run uninterrupted logs", () =>
     sameLogAcrossRestarts(`sqlite:${join(workDir, "straight.db")}`, `sqlite:${join(workDir, "restarted.db")}`))
 
   it("on SQLite: a failed webhook delivery goes out after a kill -9, with its webhook-id", () =>
     deliveriesAcrossRestart(`sqlite:${join(workDir, "deliveries.db")}`))
+
+  it("on SQLite: a failed notification goes out after a kill -9, and a sent one does not again", () =>
+    notificationsAcrossRestart(`sqlite:${join(workDir, "notifications.db")}`))
 
   it.skipIf(postgresUrl === undefined)(
     `on PostgreSQL: a run killed and stopped half-way logs what the same run uninterrupted logs${skipPostgres}`,

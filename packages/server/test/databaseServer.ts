@@ -25,9 +25,9 @@ export interface Running {
   readonly exited: Promise<number | null>
 }
 
-const spawnServer = (databaseUrl: string) => {
+const spawnServer = (databaseUrl: string, env: Record<string, string> = {}) => {
   const child = spawn(process.execPath, [mainPath], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: scenarioPath, DATABASE_URL: databaseUrl },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: scenarioPath, DATABASE_URL: databaseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   children.add(child)
@@ -38,9 +38,9 @@ const spawnServer = (databaseUrl: string) => {
   return { child, exited, output: () => output }
 }
 
-/** A server on `databaseUrl`, once it says it listens. */
-export const start = (databaseUrl: string): Promise<Running> => {
-  const spawned = spawnServer(databaseUrl)
+/** A server on `databaseUrl` (and `env`), once it says it listens. */
+export const start = (databaseUrl: string, env?: Record<string, string>): Promise<Running> => {
+  const spawned = spawnServer(databaseUrl, env)
   return new Promise((resolve, reject) => {
     spawned.child.stdout.on("data", () => {
       const match = /listening on (http:\/\/[^\s]+)/.exec(spawned.output())

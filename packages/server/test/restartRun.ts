@@ -134,8 +134,11 @@ export const runSteps = (webhookUrl: string): ReadonlyArray<(baseUrl: string, st
   async (u) => void (await ok(u, "POST", "/v1/sim/clock/advance", { ms: 60_000 }))
 ]
 
-/** A webhook receiver on 127.0.0.1: records each delivery; `answer` chooses its status. */
-export const webhookReceiver = async () => {
+/**
+ * An HTTP receiver on 127.0.0.1 (a webhook endpoint at `/hooks`, or the Telegram Bot API): records
+ * each request; `answer` chooses its status, and the body says `ok` as Telegram's does.
+ */
+export const httpReceiver = async () => {
   const received: Array<{ readonly id: string; readonly body: string; readonly headers: IncomingHttpHeaders }> = []
   const state = { answer: (_count: number): number => 200 }
   const server = createServer((req, res) => {
@@ -144,13 +147,16 @@ export const webhookReceiver = async () => {
     req.on("data", (chunk: string) => (body += chunk))
     req.on("end", () => {
       received.push({ id: String(req.headers["webhook-id"]), body, headers: req.headers })
-      res.writeHead(state.answer(received.length))
-      res.end()
+      const status = state.answer(received.length)
+      res.writeHead(status, { "content-type": "application/json" })
+      res.end(JSON.stringify(status < 300 ? { ok: true } : { ok: false, description: "stand-in failure" }))
     })
   })
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    origin,
+    url: `${origin}/hooks`,
     received,
     state,
     close: () =>

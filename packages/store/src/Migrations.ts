@@ -95,7 +95,8 @@ const simulatorOwner = Effect.gen(function*() {
 })
 
 // The simulator's journal: every call that changed the world, in order, with the market time it
-// was applied at (SimulatorJournal, docs/storage.md#what-a-restart-restores).
+// was applied at; and how each notification attempt on a real channel ended (SimulatorJournal,
+// docs/storage.md#what-a-restart-restores).
 const simulatorJournal = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`CREATE TABLE swapdesk_journal (
@@ -103,6 +104,10 @@ const simulatorJournal = Effect.gen(function*() {
     at BIGINT NOT NULL,
     op TEXT NOT NULL,
     args TEXT NOT NULL
+  )`
+  yield* sql`CREATE TABLE swapdesk_notification_attempts (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL
   )`
 })
 

@@ -38,6 +38,10 @@ export class SimulatorJournal extends Context.Service<SimulatorJournal, {
   readonly append: (at: number, op: string, args: unknown) => Effect.Effect<JournalEntry>
   /** Every webhook delivery attempt that ended (not `pending`), for a restore to know what went out. */
   readonly endedDeliveries: Effect.Effect<ReadonlyArray<WebhookDeliveryRecord>>
+  /** How each notification attempt on a real channel ended, by the attempt's id. */
+  readonly endedNotifications: Effect.Effect<ReadonlyMap<string, "sent" | "failed">>
+  /** Records how a notification attempt ended. */
+  readonly notificationEnded: (id: string, status: "sent" | "failed") => Effect.Effect<void>
 }>()("@swapdesk/store/SimulatorJournal") {
   /** The journal in the store's `swapdesk_journal` table. */
   static readonly layerSql = Layer.effect(
@@ -75,7 +79,15 @@ export class SimulatorJournal extends Context.Service<SimulatorJournal, {
           sql<{ readonly doc: string }>`SELECT doc FROM swapdesk_webhook_deliveries`,
           (rows) =>
             rows.map((row) => decodeRecord<WebhookDeliveryRecord>(row.doc)).filter((d) => d.status !== "pending")
-        ))
+        )),
+        endedNotifications: Effect.orDie(Effect.map(
+          sql<{ readonly id: string; readonly status: "sent" | "failed" }>`
+            SELECT id, status FROM swapdesk_notification_attempts`,
+          (rows) => new Map(rows.map((row) => [row.id, row.status]))
+        )),
+        notificationEnded: (id, status) =>
+          Effect.asVoid(Effect.orDie(sql`INSERT INTO swapdesk_notification_attempts ${sql.insert({ id, status })}
+            ON CONFLICT (id) DO UPDATE SET status = excluded.status`))
       }
     })
   )
