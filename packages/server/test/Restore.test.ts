@@ -109,6 +109,15 @@ const deliveriesAcrossRestart = async (databaseUrl: string) => {
   expect(again!.body).toBe(first!.body)
 }
 
+/** A Telegram price alert on SOL for Bob. */
+const alert = (targetPrice: number) => ({
+  type: "price",
+  token: "SOL",
+  condition: "above",
+  targetPrice,
+  channel: "telegram"
+})
+
 /**
  * A notification whose attempt failed before a kill -9 is sent after the restart; one sent before
  * it is not sent again; the outbox says so.
@@ -117,13 +126,6 @@ const notificationsAcrossRestart = async (databaseUrl: string) => {
   const telegram = await httpReceiver()
   const env = { TELEGRAM_BOT_TOKEN: "123456:restore-test", TELEGRAM_API_URL: telegram.origin }
   telegram.state.answer = (count) => (count === 1 ? 200 : 503)
-  const alert = (targetPrice: number) => ({
-    type: "price",
-    token: "SOL",
-    condition: "above",
-    targetPrice,
-    channel: "telegram"
-  })
   let server = await start(databaseUrl, env)
   let sentAlert: string
   let failedAlert: string
@@ -187,5 +189,10 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
   it.skipIf(postgresUrl === undefined)(
     `on PostgreSQL: a failed webhook delivery goes out after a kill -9, with its webhook-id${skipPostgres}`,
     () => withPostgresSchemas(postgresUrl!, ["deliveries"], ([url]) => deliveriesAcrossRestart(url!))
+  )
+
+  it.skipIf(postgresUrl === undefined)(
+    `on PostgreSQL: a failed notification goes out after a kill -9, and a sent one does not again${skipPostgres}`,
+    () => withPostgresSchemas(postgresUrl!, ["notifications"], ([url]) => notificationsAcrossRestart(url!))
   )
 })
