@@ -60,9 +60,12 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
       return journal.append(sim.now, op, args)
     })
 
-  /** Runs `run` as the call `op(args)`: alone, once its journal entry is committed. */
+  /**
+   * Runs `run` as the call `op(args)`: alone, once its journal entry is committed, and to the end
+   * (a client hanging up must not leave a journaled call half done, which the replay would finish).
+   */
   const journaled = <A, E>(op: string, args: unknown, run: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    lock.withPermits(1)(Effect.andThen(append(op, args), run))
+    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(append(op, args), run)))
 
   /** One journaled call, on the world's own services (the replay). */
   const apply = (op: string, a: any): Effect.Effect<unknown, unknown> => {
@@ -161,13 +164,13 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
       ...control,
       advance: (ms) => journaled("control.advance", { ms }, control.advance(ms)),
       advanceTo: (targetMs) =>
-        lock.withPermits(1)(Effect.gen(function*() {
+        lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
           const wall = yield* Clock.currentTimeMillis
           if (targetMs > sim.now && wall - appendedAt >= DRIVER_JOURNAL_INTERVAL_MS) {
             yield* append("control.advanceTo", { targetMs })
           }
           return yield* control.advanceTo(targetMs)
-        })),
+        }))),
       setPrice: (token, priceUsd) =>
         journaled("control.setPrice", { token, priceUsd }, control.setPrice(token, priceUsd)),
       injectFault: (network, kind, durationMs) =>

@@ -52,19 +52,20 @@ const ports: ReadonlyArray<Tag> = [
 /**
  * A port that forwards each use to the memory or the database copy, by the mode at the moment of
  * the call (never of the lookup: a use case may keep a method, or an effect, it looked up at start).
+ * `memory` answers undefined once the replay is over.
  */
-const switching = (memory: any, live: any, mode: () => RepositoryMode): object => {
+const switching = (memory: () => any, live: any, mode: () => RepositoryMode): object => {
   const forwarders = new Map<PropertyKey, unknown>()
   const forwarder = (key: PropertyKey): unknown => {
-    const member = memory[key]
-    if (Effect.isEffect(member)) return Effect.suspend(() => (mode() === "live" ? live : memory)[key])
+    const member = live[key]
+    if (Effect.isEffect(member)) return Effect.suspend(() => (mode() === "live" ? member : memory()[key]))
     if (typeof member !== "function") return member
     const isWrite = typeof key === "string" && writes.has(key)
     return (...args: Array<unknown>) => {
       const current = mode()
       if (current === "live") return live[key](...args)
-      if (current === "replay" || !isWrite) return memory[key](...args)
-      const result = memory[key](...args)
+      if (current === "replay" || !isWrite) return memory()[key](...args)
+      const result = memory()[key](...args)
       const stored = live[key](...args)
       return Effect.isEffect(result) ? Effect.tap(result, () => stored) : result
     }
@@ -86,22 +87,32 @@ export const layerRestoringRepositories = <E, R>(
 ): Layer.Layer<Layer.Success<typeof layerMemoryRepositories> | Restoring, E, R | SimulatorJournal> =>
   Layer.effectContext(Effect.gen(function*() {
     const stored = yield* Layer.build(live)
-    const memory = yield* Layer.build(layerMemoryRepositories)
     const entries = yield* (yield* SimulatorJournal).entries
+    // The replay's copy, dropped once the database takes over.
+    let memory: Context.Context<Layer.Success<typeof layerMemoryRepositories>> | undefined = entries.length === 0
+      ? undefined
+      : yield* Layer.build(layerMemoryRepositories)
     let mode: RepositoryMode = entries.length === 0 ? "live" : "replay"
     const done = yield* Deferred.make<void>()
     if (entries.length === 0) yield* Deferred.succeed(done, undefined)
     let context = Context.make(Restoring, {
       entries,
       mode: () => mode,
-      setMode: (next) => void (mode = next),
+      setMode: (next) => {
+        mode = next
+        if (next === "live") memory = undefined
+      },
       done
     }).pipe(Context.add(IdempotencyStore, Context.get(stored, IdempotencyStore)))
     for (const port of ports) {
       context = Context.add(
         context,
         port,
-        switching(Context.get(memory, port), Context.get(stored, port), () => mode)
+        switching(
+          () => memory === undefined ? undefined : Context.get(memory, port),
+          Context.get(stored, port),
+          () => mode
+        )
       )
     }
     return context
