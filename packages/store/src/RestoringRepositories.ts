@@ -26,7 +26,7 @@ export type RepositoryMode = "replay" | "tee" | "live"
 
 /** The restore in progress: what is left to replay, the repositories' mode, and a signal for its end. */
 export class Restoring extends Context.Service<Restoring, {
-  /** The journal as found at start (empty on a new database). */
+  /** The journal as found at start (empty on a new database, and once the replay is over). */
   readonly entries: ReadonlyArray<JournalEntry>
   readonly mode: () => RepositoryMode
   readonly setMode: (mode: RepositoryMode) => void
@@ -87,7 +87,7 @@ export const layerRestoringRepositories = <E, R>(
 ): Layer.Layer<Layer.Success<typeof layerMemoryRepositories> | Restoring, E, R | SimulatorJournal> =>
   Layer.effectContext(Effect.gen(function*() {
     const stored = yield* Layer.build(live)
-    const entries = yield* (yield* SimulatorJournal).entries
+    let entries = yield* (yield* SimulatorJournal).entries
     // The replay's copy, dropped once the database takes over.
     let memory: Context.Context<Layer.Success<typeof layerMemoryRepositories>> | undefined = entries.length === 0
       ? undefined
@@ -96,11 +96,16 @@ export const layerRestoringRepositories = <E, R>(
     const done = yield* Deferred.make<void>()
     if (entries.length === 0) yield* Deferred.succeed(done, undefined)
     let context = Context.make(Restoring, {
-      entries,
+      get entries() {
+        return entries
+      },
       mode: () => mode,
       setMode: (next) => {
         mode = next
-        if (next === "live") memory = undefined
+        if (next === "live") {
+          memory = undefined
+          entries = []
+        }
       },
       done
     }).pipe(Context.add(IdempotencyStore, Context.get(stored, IdempotencyStore)))
