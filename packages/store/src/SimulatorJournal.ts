@@ -31,6 +31,10 @@ interface JournalRow {
   readonly args: string
 }
 
+/**
+ * The journal of one database's simulation, and what a restore needs to know of the deliveries
+ * that already went out; `layerSql` keeps it in the store's tables.
+ */
 export class SimulatorJournal extends Context.Service<SimulatorJournal, {
   /** Every entry, oldest first. */
   readonly entries: Effect.Effect<ReadonlyArray<JournalEntry>>
