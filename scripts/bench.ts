@@ -1,9 +1,10 @@
 /**
- * `pnpm bench [alerts|simulator|history|orders|keys|lists|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
+ * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
  * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
  * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
  * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), a page of trades at 0 and
- * at 100,000 trades of history (same runs), the HTTP benchmark
+ * at 100,000 trades of history (same runs), how long the server takes to restore 30 busy simulated
+ * days from a SQLite file (same runs), the HTTP benchmark
  * (`--seconds` per target per round, default 8, over `--rounds`, default 2) and the interface's
  * budget in headless Chromium (medians of `--loads` page loads, default 5), or only those named,
  * and one summary table. Targets print PASS or MISS for information; the exit code is 0
@@ -18,11 +19,12 @@ import { runKeysBench } from "./bench/keys.ts"
 import { runListsBench } from "./bench/lists.ts"
 import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
+import { runRestoreBench } from "./bench/restore.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
 import { runWebBench } from "./bench/web.ts"
 
 const usage =
-  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]"
+  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -57,6 +59,7 @@ const benchmarks = {
   orders: () => runOrdersBench({ runs: options.get("runs") ?? 3, ticks: 200 }),
   keys: () => runKeysBench({ runs: Math.max(9, options.get("runs") ?? 9) }),
   lists: () => Promise.resolve(runListsBench({ runs: options.get("runs") ?? 3 })),
+  restore: () => runRestoreBench({ runs: options.get("runs") ?? 3 }),
   http: () =>
     runHttpBench({
       ...defaultHttpOptions,
@@ -79,7 +82,7 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "http", "web"]
+  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "http", "web"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

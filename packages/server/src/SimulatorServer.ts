@@ -28,11 +28,13 @@ import {
   SimulatorControl,
   type SimulatorRepositories
 } from "@swapdesk/simulator"
+import type { Restoring, SimulatorJournal } from "@swapdesk/store"
 import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
+import { JournalReplay, layerJournaled, restoringAdapters } from "./JournaledWorld.ts"
 
 /** How often the realtime driver catches the market up with the wall clock. */
 const REALTIME_STEP_MS = 50
@@ -69,15 +71,19 @@ const rateLimitsOf = (scenario: ScenarioFile): RateLimitSettings => {
   return { enabled: true, perMinute: { ...rateLimitsPerMinute, ...setting } }
 }
 
-/** Realtime mode: market time = start + (wall time since launch) × speed. */
+/**
+ * Realtime mode: market time = its time at launch (the start, or where a restored run was) + (wall
+ * time since launch) × speed.
+ */
 const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   const sim = yield* SimulationState
   if (sim.mode !== "realtime") return
   const control = yield* SimulatorControl
   const launchedAt = yield* Clock.currentTimeMillis
+  const from = sim.now
   const catchUp = Effect.flatMap(
     Clock.currentTimeMillis,
-    (wall) => control.advanceTo(sim.startMs + Math.floor((wall - launchedAt) * sim.speed))
+    (wall) => control.advanceTo(from + Math.floor((wall - launchedAt) * sim.speed))
   )
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
@@ -97,7 +103,16 @@ export interface SimulatorAppOptions<P extends RequestPath, E = never> extends S
   readonly adapters?: SimulatorAdapters
   /** Where the records are kept (in memory unless given; `main.ts` reads `DATABASE_URL`). */
   readonly repositories?: SimulatorRepositories<E>
+  /**
+   * With a durable store: its journal and the restore in progress (`layerRestoringRepositories`
+   * over the same store as `repositories`). The world's calls are journaled, and the journal found
+   * at start is replayed before the app serves (docs/storage.md#what-a-restart-restores).
+   */
+  readonly durable?: Layer.Layer<SimulatorJournal | Restoring> | undefined
 }
+
+/** Replays the journal found at start, when there is one. */
+const Restore = Layer.effectDiscard(Effect.flatMap(JournalReplay, (replay) => replay.restore))
 
 /**
  * Webhooks over real HTTP, and no real notification channel: notifications are recorded in the
@@ -121,6 +136,20 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
+  const adapters = options.adapters ?? webhooksOnly
+  const durable = options.durable
+  const simulator = (adapters: SimulatorAdapters) =>
+    layerSimulator(scenario, adapters, options.repositories, { logMax: options.logMax })
+  // Seeded keys draw their ids first, then the journal replays, then the realtime clock runs on.
+  const startup = (restore: boolean) =>
+    RealtimeDriver.pipe(Layer.provide(restore ? Restore : Layer.empty), Layer.provide(SeedApiKeys(scenario)))
+  const world = durable === undefined
+    ? startup(false).pipe(Layer.provideMerge(simulator(adapters)))
+    : startup(true).pipe(
+      Layer.provideMerge(layerJournaled),
+      Layer.provideMerge(simulator(restoringAdapters(adapters).pipe(Layer.provide(durable)))),
+      Layer.provide(durable)
+    )
   return Layer.merge(serveApi(SimulatorBackedApi, options), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
@@ -128,9 +157,6 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
       Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))),
       Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false }))
     )),
-    Layer.provide(Layer.mergeAll(SeedApiKeys(scenario), RealtimeDriver)),
-    Layer.provideMerge(
-      layerSimulator(scenario, options.adapters ?? webhooksOnly, options.repositories, { logMax: options.logMax })
-    )
+    Layer.provideMerge(world as Layer.Layer<Layer.Success<ReturnType<typeof layerSimulator>>, E>)
   )
 }

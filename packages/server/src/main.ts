@@ -37,7 +37,14 @@ import {
   type ScenarioFile,
   type SimulatorRepositories
 } from "@swapdesk/simulator"
-import { acquireSimulatorLock, layerSqlRepositories, SqlStore } from "@swapdesk/store"
+import {
+  acquireSimulatorLock,
+  layerRestoringRepositories,
+  layerSqlRepositories,
+  type Restoring,
+  SimulatorJournal,
+  SqlStore
+} from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql"
@@ -117,12 +124,19 @@ const parseCorsOrigins = (text: string): Effect.Effect<ReadonlyArray<string>, St
 /** A URL with its password hidden, for messages. */
 const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
 
+/** Where the records are kept, and (with a database) its journal and the restore from it. */
+type Store = Layer.Layer<
+  Layer.Success<SimulatorRepositories> | SimulatorJournal | Restoring,
+  StartupFailure
+>
+
 /**
  * The records' store: in memory when `DATABASE_URL` is unset; otherwise the SQL store, opened and
- * migrated, with this process holding the database's simulator lock for its whole life.
+ * migrated, with this process holding the database's simulator lock for its whole life, and the
+ * simulation's journal, replayed once the world is built (docs/storage.md#what-a-restart-restores).
  */
-const repositoriesOf = (databaseUrl: string): Effect.Effect<SimulatorRepositories<StartupFailure>, StartupFailure> => {
-  if (databaseUrl === "") return Effect.succeed(layerMemoryRepositories)
+const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, StartupFailure> => {
+  if (databaseUrl === "") return Effect.succeed(undefined)
   const label = `DATABASE_URL ${redactUrl(databaseUrl)}`
   return Effect.try({
     try: () => SqlStore.parseDatabaseUrl(databaseUrl),
@@ -147,7 +161,12 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<SimulatorRepositorie
         })
       )
     ))
-    return Layer.merge(layerSqlRepositories, lock).pipe(Layer.provide(client))
+    // The lock is held before the journal is read.
+    return layerRestoringRepositories(layerSqlRepositories).pipe(
+      Layer.provideMerge(SimulatorJournal.layerSql),
+      Layer.provide(lock),
+      Layer.provide(client)
+    )
   }))
 }
 
@@ -226,7 +245,8 @@ const program = Effect.gen(function*() {
   const scenario = yield* loadScenario(scenarioPath)
   // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
   // before the address is logged; they close when the server stops.
-  const repositories = Layer.succeedContext(yield* Layer.build(yield* repositoriesOf(databaseUrl)))
+  const store = yield* repositoriesOf(databaseUrl)
+  const stored = store === undefined ? undefined : Layer.succeedContext(yield* Layer.build(store))
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
@@ -253,7 +273,8 @@ const program = Effect.gen(function*() {
     Layer.provideMerge(simulatorApp(scenario, {
       requestPath,
       adapters,
-      repositories,
+      repositories: stored ?? layerMemoryRepositories,
+      durable: stored,
       control: control.access,
       logMax,
       corsOrigins

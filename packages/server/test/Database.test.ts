@@ -1,7 +1,7 @@
 // Proves DATABASE_URL as an operator uses it, in real child processes: on a SQLite file
 // (DatabasePostgres.test.ts does the same on PostgreSQL) an alert created over
 // HTTP is a row in the database; a second server on the same database exits 1 saying another server
-// uses it; once the first is gone, a start on its records exits 1 saying restoring is not built yet;
+// uses it; once the first is gone, a start on its records restores them (the alert is listed);
 // and a DATABASE_URL of another kind, or one that cannot be reached, exits 1 naming it (its
 // password hidden).
 import { join } from "node:path"

@@ -1,7 +1,7 @@
 // Proves DATABASE_URL on PostgreSQL (SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides), in real child
 // processes and a schema of its own: an alert created over HTTP is a row in the database; a second
 // server on it exits 1 saying another server uses it (the advisory lock); once the first is gone, a
-// start on its records exits 1 saying restoring is not built yet.
+// start on its records restores them (the alert is listed).
 import { SqlStore } from "@swapdesk/store"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"

@@ -94,8 +94,29 @@ const simulatorOwner = Effect.gen(function*() {
   )`
 })
 
+// The simulator's journal: every call that changed the world, in order, with the market time it
+// was applied at; and how each notification attempt on a real channel ended (SimulatorJournal,
+// docs/storage.md#what-a-restart-restores).
+const simulatorJournal = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE swapdesk_journal (
+    seq BIGINT PRIMARY KEY,
+    at BIGINT NOT NULL,
+    op TEXT NOT NULL,
+    args TEXT NOT NULL
+  )`
+  yield* sql`CREATE TABLE swapdesk_notification_attempts (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL
+  )`
+})
+
 /** Every migration, by `<id>_<name>`. */
-export const migrations = Migrator.fromRecord({ "1_initial": initial, "2_simulator_owner": simulatorOwner })
+export const migrations = Migrator.fromRecord({
+  "1_initial": initial,
+  "2_simulator_owner": simulatorOwner,
+  "3_simulator_journal": simulatorJournal
+})
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */
 export const migrate = Migrator.make({})({ loader: migrations, table: "swapdesk_migrations" })

@@ -4,11 +4,8 @@
  * seed). On PostgreSQL the lock is a session advisory lock on a connection held for the server's
  * life: the database releases it when that session ends, however the process ended. On SQLite it
  * is a row naming the owning process, taken in a write transaction; a row whose process is gone
- * (`kill -9`) is taken over.
- *
- * Restoring a simulation on restart is not built yet (docs/storage.md), so the database also
- * remembers that a simulation ran on it, and a later start refuses it rather than mixing a new
- * run's records with the old one's.
+ * (`kill -9`) is taken over. A later server on the same database restores the simulation the
+ * earlier ones left (SimulatorJournal).
  */
 import { Data, Effect, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
@@ -36,18 +33,13 @@ const isAlive = (pid: number): boolean => {
   }
 }
 
-const earlierRun = new SimulatorLockRefused({
-  message: "it holds the records of an earlier simulation, and restoring a simulation on restart is not "
-    + "supported yet (docs/storage.md): start on a new SQLite file or an empty PostgreSQL database"
-})
-
 const claimRun = (sql: SqlClient.SqlClient, pid: number, host: string, now: number) =>
   sql`INSERT INTO swapdesk_simulator (id, pid, host, started_at) VALUES (1, ${pid}, ${host}, ${now})
     ON CONFLICT (id) DO UPDATE SET pid = excluded.pid, host = excluded.host, started_at = excluded.started_at`
 
 /**
  * Makes this process the database's simulator server until the scope closes, or fails with
- * {@link SimulatorLockRefused} when another server holds it or an earlier run left its records.
+ * {@link SimulatorLockRefused} when another server holds it.
  */
 export const acquireSimulatorLock: Effect.Effect<
   void,
@@ -77,8 +69,6 @@ export const acquireSimulatorLock: Effect.Effect<
     yield* Effect.addFinalizer(() =>
       Effect.ignore(connection.executeUnprepared(`SELECT pg_advisory_unlock(${ADVISORY_KEY})`, [], undefined))
     )
-    const [previous] = yield* sql<OwnerRow>`SELECT pid, host FROM swapdesk_simulator WHERE id = 1`
-    if (previous !== undefined) return yield* earlierRun
     yield* claimRun(sql, pid, host, now)
     return
   }
@@ -91,13 +81,11 @@ export const acquireSimulatorLock: Effect.Effect<
           + "one database serves one simulator server"
       }
     }
-    if (owner !== undefined) return "earlier"
     yield* claimRun(sql, pid, host, now)
     return "ours"
   }))
-  if (verdict === "earlier") return yield* earlierRun
   if (verdict !== "ours") return yield* new SimulatorLockRefused({ message: verdict })
-  // A clean stop leaves the run recorded (its records stay) but no owner.
+  // A clean stop leaves no owner.
   yield* Effect.addFinalizer(() =>
     Effect.ignore(sql`UPDATE swapdesk_simulator SET pid = NULL, host = NULL WHERE id = 1 AND pid = ${pid}`)
   )

@@ -3,6 +3,8 @@
  */
 export * from "./Migrations.ts"
 export * from "./RecordCodec.ts"
+export * from "./RestoringRepositories.ts"
+export * from "./SimulatorJournal.ts"
 export * from "./SimulatorLock.ts"
 export * as SqliteClient from "./SqliteClient.ts"
 export * from "./SqlRepositories.ts"

@@ -1,0 +1,266 @@
+/**
+ * A simulated world that survives a restart (docs/storage.md#what-a-restart-restores). Every call
+ * that changes the world (the API's writes and the `/v1/sim` control calls) runs under one lock, in
+ * the order the journal records it, its entry committed before it runs: the simulator is
+ * deterministic, so replaying the journal from the scenario's seed at the same market times
+ * rebuilds the market, the chains, the wallets, the pending trades, the open orders, the alerts'
+ * state and the event log exactly. The realtime driver's advances are journaled at most once a
+ * second of wall time (an advance to a later time runs every step the skipped ones would have).
+ */
+import {
+  Alerts,
+  ApiKeys,
+  type AttemptFailure,
+  ChannelTransport,
+  idPrefixes,
+  type Notification,
+  notificationRetryDelaysMs,
+  Notifications,
+  Orders,
+  Trades,
+  type WebhookDeliveryRecord,
+  type WebhookMessage,
+  Webhooks,
+  WebhookTransport
+} from "@swapdesk/core"
+import { SimulationState, type SimulatorAdapters, SimulatorControl } from "@swapdesk/simulator"
+import { Restoring, SimulatorJournal } from "@swapdesk/store"
+import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
+import { createHash } from "node:crypto"
+
+/** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
+const DRIVER_JOURNAL_INTERVAL_MS = 1_000
+
+/** Replays the journal found at start onto the freshly built world, then hands it the database. */
+export class JournalReplay extends Context.Service<JournalReplay, {
+  readonly restore: Effect.Effect<void>
+}>()("@swapdesk/server/JournalReplay") {}
+
+/**
+ * The use cases and the control service, journaled; and {@link JournalReplay}. Requires the world's
+ * own (unjournaled) services, which the replay calls.
+ */
+export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
+  const trades = yield* Trades
+  const orders = yield* Orders
+  const alerts = yield* Alerts
+  const apiKeys = yield* ApiKeys
+  const webhooks = yield* Webhooks
+  const notifications = yield* Notifications
+  const control = yield* SimulatorControl
+  const journal = yield* SimulatorJournal
+  const restoring = yield* Restoring
+  const sim = yield* SimulationState
+  const lock = yield* Semaphore.make(1)
+  let appendedAt = Number.NEGATIVE_INFINITY
+
+  const append = (op: string, args: unknown) =>
+    Effect.flatMap(Clock.currentTimeMillis, (wall) => {
+      appendedAt = wall
+      return journal.append(sim.now, op, args)
+    })
+
+  /**
+   * Runs `run` as the call `op(args)`: alone, once its journal entry is committed, and to the end
+   * (a client hanging up must not leave a journaled call half done, which the replay would finish).
+   */
+  const journaled = <A, E>(op: string, args: unknown, run: Effect.Effect<A, E>): Effect.Effect<A, E> =>
+    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(append(op, args), run)))
+
+  /** One journaled call, on the world's own services (the replay). */
+  const apply = (op: string, a: any): Effect.Effect<unknown, unknown> => {
+    switch (op) {
+      case "trades.create":
+        return trades.create(a.accountId, a.body)
+      case "trades.decide":
+        return trades.decide(a.tradeId, a.approve)
+      case "orders.create":
+        return orders.create(a.accountId, a.body)
+      case "orders.cancel":
+        return orders.cancel(a.accountId, a.id)
+      case "alerts.create":
+        return alerts.create(a.accountId, a.body)
+      case "alerts.setStatus":
+        return alerts.setStatus(a.accountId, a.id, a.status)
+      case "alerts.remove":
+        return alerts.remove(a.accountId, a.id)
+      case "apiKeys.create":
+        return apiKeys.create(a.caller, a.body)
+      case "apiKeys.revoke":
+        return apiKeys.revoke(a.accountId, a.id)
+      case "webhooks.create":
+        return webhooks.create(a.accountId, a.body)
+      case "webhooks.remove":
+        return webhooks.remove(a.accountId, a.id)
+      case "notifications.update":
+        return notifications.update(a.accountId, a.body)
+      case "control.advance":
+        return control.advance(a.ms)
+      case "control.advanceTo":
+        return control.advanceTo(a.targetMs)
+      case "control.setPrice":
+        return control.setPrice(a.token, a.priceUsd)
+      case "control.injectFault":
+        return control.injectFault(a.network, a.kind, a.durationMs)
+      case "control.whale":
+        return control.whale(a.token, a.network, a.valueUsd)
+    }
+    return Effect.die(new Error(`the journal holds a call this server does not know: ${op}`))
+  }
+
+  const restore = Effect.gen(function*() {
+    const entries = restoring.entries
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!
+      // The last call may have been cut short: its writes reach the database too.
+      if (i === entries.length - 1) restoring.setMode("tee")
+      yield* control.advanceTo(entry.at)
+      // A call that failed the first time fails the same way now, and changes nothing either time.
+      yield* Effect.result(apply(entry.op, entry.args))
+      // Lets the deliveries the call started make their attempts while the replay is on.
+      yield* Effect.yieldNow
+    }
+    restoring.setMode("live")
+    yield* Deferred.succeed(restoring.done, undefined)
+  })
+
+  return Context.make(JournalReplay, { restore }).pipe(
+    Context.add(Trades, {
+      ...trades,
+      create: (accountId, body) => journaled("trades.create", { accountId, body }, trades.create(accountId, body)),
+      decide: (tradeId, approve) => journaled("trades.decide", { tradeId, approve }, trades.decide(tradeId, approve))
+    }),
+    Context.add(Orders, {
+      ...orders,
+      create: (accountId, body) => journaled("orders.create", { accountId, body }, orders.create(accountId, body)),
+      cancel: (accountId, id) => journaled("orders.cancel", { accountId, id }, orders.cancel(accountId, id))
+    }),
+    Context.add(Alerts, {
+      ...alerts,
+      create: (accountId, body) => journaled("alerts.create", { accountId, body }, alerts.create(accountId, body)),
+      setStatus: (accountId, id, status) =>
+        journaled("alerts.setStatus", { accountId, id, status }, alerts.setStatus(accountId, id, status)),
+      remove: (accountId, id) => journaled("alerts.remove", { accountId, id }, alerts.remove(accountId, id))
+    }),
+    Context.add(ApiKeys, {
+      ...apiKeys,
+      create: (caller, body) => {
+        const plain = { accountId: caller.accountId, scopes: caller.scopes }
+        return journaled("apiKeys.create", { caller: plain, body }, apiKeys.create(plain, body))
+      },
+      revoke: (accountId, id) => journaled("apiKeys.revoke", { accountId, id }, apiKeys.revoke(accountId, id))
+    }),
+    Context.add(Webhooks, {
+      ...webhooks,
+      create: (accountId, body) => journaled("webhooks.create", { accountId, body }, webhooks.create(accountId, body)),
+      remove: (accountId, id) => journaled("webhooks.remove", { accountId, id }, webhooks.remove(accountId, id))
+    }),
+    Context.add(Notifications, {
+      ...notifications,
+      update: (accountId, body) =>
+        journaled("notifications.update", { accountId, body }, notifications.update(accountId, body))
+    }),
+    Context.add(SimulatorControl, {
+      ...control,
+      advance: (ms) => journaled("control.advance", { ms }, control.advance(ms)),
+      advanceTo: (targetMs) =>
+        lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
+          const wall = yield* Clock.currentTimeMillis
+          if (targetMs > sim.now && wall - appendedAt >= DRIVER_JOURNAL_INTERVAL_MS) {
+            yield* append("control.advanceTo", { targetMs })
+          }
+          return yield* control.advanceTo(targetMs)
+        }))),
+      setPrice: (token, priceUsd) =>
+        journaled("control.setPrice", { token, priceUsd }, control.setPrice(token, priceUsd)),
+      injectFault: (network, kind, durationMs) =>
+        journaled(
+          "control.injectFault",
+          { network, kind, durationMs },
+          control.injectFault(network, kind, durationMs)
+        ),
+      whale: (token, network, valueUsd) =>
+        journaled("control.whale", { token, network, valueUsd }, control.whale(token, network, valueUsd))
+    })
+  )
+}))
+
+/** A notification's identity across runs (the replay sends the same ones): its fields, digested. */
+const notificationKey = (notification: Notification): string =>
+  createHash("sha256").update(
+    JSON.stringify([notification.alertId, notification.channel, notification.to, notification.message])
+  ).digest("base64url").slice(0, 22)
+
+/**
+ * The deployment's channels and webhook sender, aware of a restore. A webhook attempt the replay
+ * makes again is answered with its stored outcome (found by its id, `dlv_…-<attempt>`, among the
+ * attempts that had ended when the server started), so retries follow as they did; an attempt the
+ * store never saw end (the server stopped during it, or before it was due) waits for the replay to
+ * finish and then goes out for real, with the message's same `webhook-id`, so the receiver can drop
+ * a copy it already had. Notifications on real channels work the same way: how each attempt ended
+ * is stored (`swapdesk_notification_attempts`), and only an attempt with no outcome is sent again.
+ */
+export const restoringAdapters = (adapters: SimulatorAdapters) =>
+  Layer.effectContext(
+    Effect.gen(function*() {
+      const inner = yield* WebhookTransport
+      const channels = yield* ChannelTransport
+      const restoring = yield* Restoring
+      const journal = yield* SimulatorJournal
+      // Read before anything of this run writes an attempt; each is used once.
+      const ended = new Map<string, WebhookDeliveryRecord>()
+      const endedNotifications = new Map<string, "sent" | "failed">()
+      if (restoring.entries.length > 0) {
+        for (const delivery of yield* journal.endedDeliveries) ended.set(delivery.id, delivery)
+        for (const [id, status] of yield* journal.endedNotifications) endedNotifications.set(id, status)
+      }
+      // Which attempt of each message is next: a message's attempts run one after another.
+      const attempts = new Map<string, number>()
+      const post = (message: WebhookMessage) =>
+        Effect.gen(function*() {
+          const attempt = (attempts.get(message.messageId) ?? 0) + 1
+          attempts.set(message.messageId, attempt)
+          const id = `${idPrefixes.delivery}${message.messageId.slice(idPrefixes.message.length)}-${attempt}`
+          const stored = ended.get(id)
+          ended.delete(id)
+          if (stored?.status === "succeeded") {
+            attempts.delete(message.messageId)
+            return stored.responseStatus ?? 200
+          }
+          if (stored !== undefined) {
+            return yield* Effect.fail({
+              reason: "failed before the restart",
+              ...(stored.responseStatus === null ? {} : { responseStatus: stored.responseStatus })
+            })
+          }
+          attempts.delete(message.messageId)
+          yield* Deferred.await(restoring.done)
+          return yield* inner.post(message)
+        })
+      // The same for notifications, whose attempts are all recorded as they end.
+      const notificationAttempts = new Map<string, number>()
+      const send = (notification: Notification): Effect.Effect<void, AttemptFailure> =>
+        Effect.gen(function*() {
+          const key = notificationKey(notification)
+          const attempt = (notificationAttempts.get(key) ?? 0) + 1
+          // After the last attempt the count is not needed any more.
+          if (attempt > notificationRetryDelaysMs.length) notificationAttempts.delete(key)
+          else notificationAttempts.set(key, attempt)
+          const id = `${key}-${attempt}`
+          const stored = endedNotifications.get(id)
+          endedNotifications.delete(id)
+          if (stored === "sent") notificationAttempts.delete(key)
+          if (stored !== undefined) {
+            return yield* stored === "sent" ? Effect.void : Effect.fail({ reason: "failed before the restart" })
+          }
+          yield* Deferred.await(restoring.done)
+          const outcome = yield* Effect.result(channels.send(notification))
+          yield* journal.notificationEnded(id, outcome._tag === "Success" ? "sent" : "failed")
+          if (outcome._tag === "Success") notificationAttempts.delete(key)
+          if (outcome._tag === "Failure") return yield* Effect.fail(outcome.failure)
+        })
+      return Context.make(WebhookTransport, {
+        post: (message) => ended.size === 0 && restoring.mode() === "live" ? inner.post(message) : post(message)
+      }).pipe(Context.add(ChannelTransport, { configured: channels.configured, send }))
+    })
+  ).pipe(Layer.provide(adapters))

@@ -1,0 +1,198 @@
+// Proves that a server on a database restores its simulation on restart, in real child processes on a
+// SQLite file and on PostgreSQL (SWAPDESK_TEST_POSTGRES_URL): one run of every kind of write and
+// control call (manual clock), killed with SIGKILL after a third of its calls and stopped with
+// SIGTERM after two thirds, each time started again on the same database, ends with the same event
+// log (every page of /v1/sim/events), outbox, trades, orders, alerts, keys, portfolio and clock as
+// the same calls on a server that never stopped; that a webhook message whose attempt failed
+// before a kill goes out after the restart with the same webhook-id, while one delivered before it
+// is not sent again; and the same of a notification on a real channel (Telegram, a local stand-in
+// of its Bot API), its outbox item following.
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { crash, type Running, start, stop, workDir } from "./databaseServer.ts"
+import { keys } from "./harness.ts"
+import { eventually, httpReceiver, observe, ok, type RunState, runSteps, withPostgresSchemas } from "./restartRun.ts"
+
+const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
+const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
+// Restoring does not depend on how requests are routed: the child-process runs are made once.
+const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
+
+let receiver: Awaited<ReturnType<typeof httpReceiver>>
+beforeAll(async () => {
+  receiver = await httpReceiver()
+})
+afterAll(() => receiver.close())
+
+/** The same calls, uninterrupted on `straight`, and on `restarted` with a kill -9 and a SIGTERM between them. */
+const sameLogAcrossRestarts = async (straight: string, restarted: string) => {
+  const steps = runSteps(receiver.url)
+  const expected = await (async () => {
+    const server = await start(straight)
+    try {
+      const state: RunState = {}
+      for (const step of steps) await step(server.baseUrl, state)
+      return await observe(server.baseUrl)
+    } finally {
+      await stop(server)
+    }
+  })()
+  const state: RunState = {}
+  const cuts = [Math.floor(steps.length / 3), Math.floor((2 * steps.length) / 3), steps.length]
+  let from = 0
+  let server: Running | undefined
+  try {
+    for (const [i, cut] of cuts.entries()) {
+      server = await start(restarted)
+      for (const step of steps.slice(from, cut)) await step(server.baseUrl, state)
+      from = cut
+      if (i === 0) await crash(server)
+      else if (i === 1) await stop(server)
+    }
+    const actual = await observe(server!.baseUrl)
+    expect(actual.events.length).toBeGreaterThan(30)
+    expect(actual).toEqual(expected)
+  } finally {
+    if (server !== undefined && server.child.exitCode === null) await stop(server)
+  }
+}
+
+/**
+ * A delivery that failed before a kill -9 is retried after the restart with the same webhook-id; one
+ * delivered before it is not sent again.
+ */
+const deliveriesAcrossRestart = async (databaseUrl: string) => {
+  const before = receiver.received.length
+  // The first message of this run is answered 200, every later one 503, until the restart.
+  receiver.state.answer = (count) => (count === before + 1 ? 200 : 503)
+  const trade = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1", network: "solana" }
+  let server = await start(databaseUrl)
+  let webhookId: string
+  let failedId: string
+  try {
+    webhookId = (await ok(server.baseUrl, "POST", "/v1/webhooks", { url: receiver.url, events: ["trade.confirmed"] }))
+      .id
+    await ok(server.baseUrl, "POST", "/v1/trades", trade)
+    await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 20_000 })
+    await eventually("the first delivery", () => receiver.received.length === before + 1)
+    await ok(server.baseUrl, "POST", "/v1/trades", trade)
+    await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 20_000 })
+    await eventually("the failed attempt, recorded", async () => {
+      const page = await ok(server.baseUrl, "GET", `/v1/webhooks/${webhookId}/deliveries`)
+      return page.deliveries.some((d: { status: string }) => d.status === "failed")
+    })
+    failedId = receiver.received[before + 1]!.id
+  } finally {
+    await crash(server)
+  }
+  const deliveredId = receiver.received[before]!.id
+  expect(failedId).not.toBe(deliveredId)
+  receiver.state.answer = () => 200
+  server = await start(databaseUrl)
+  try {
+    await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 60_000 })
+    await eventually("the retry", () => receiver.received.slice(before + 2).some((r) => r.id === failedId))
+    const page = await ok(server.baseUrl, "GET", `/v1/webhooks/${webhookId}/deliveries`)
+    const attempts = page.deliveries
+      .filter((d: { webhookId: string }) => d.webhookId === failedId)
+      .map((d: { attempt: number; status: string }) => `${d.attempt}:${d.status}`)
+      .sort()
+    expect(attempts).toEqual(["1:failed", "2:succeeded"])
+  } finally {
+    await stop(server)
+  }
+  const ours = receiver.received.slice(before)
+  expect(ours.filter((r) => r.id === deliveredId)).toHaveLength(1)
+  expect(ours.filter((r) => r.id === failedId)).toHaveLength(2)
+  // The same message both times: the receiver can drop a copy by its webhook-id.
+  const [first, again] = ours.filter((r) => r.id === failedId)
+  expect(again!.body).toBe(first!.body)
+}
+
+/** A Telegram price alert on SOL for Bob. */
+const alert = (targetPrice: number) => ({
+  type: "price",
+  token: "SOL",
+  condition: "above",
+  targetPrice,
+  channel: "telegram"
+})
+
+/**
+ * A notification whose attempt failed before a kill -9 is sent after the restart; one sent before
+ * it is not sent again; the outbox says so.
+ */
+const notificationsAcrossRestart = async (databaseUrl: string) => {
+  const telegram = await httpReceiver()
+  const env = { TELEGRAM_BOT_TOKEN: "123456:restore-test", TELEGRAM_API_URL: telegram.origin }
+  telegram.state.answer = (count) => (count === 1 ? 200 : 503)
+  let server = await start(databaseUrl, env)
+  let sentAlert: string
+  let failedAlert: string
+  try {
+    sentAlert = (await ok(server.baseUrl, "POST", "/v1/alerts", alert(160), keys.bobAll)).id
+    await ok(server.baseUrl, "PUT", "/v1/sim/prices/SOL", { price: 170 })
+    await eventually("the first message", () => telegram.received.length === 1)
+    failedAlert = (await ok(server.baseUrl, "POST", "/v1/alerts", alert(180), keys.bobAll)).id
+    await ok(server.baseUrl, "PUT", "/v1/sim/prices/SOL", { price: 190 })
+    await eventually("the failed attempt, in the outbox", async () => {
+      const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+      return outbox.notifications.some((n: { alertId: string; attempts: number }) =>
+        n.alertId === failedAlert && n.attempts === 1
+      )
+    })
+  } finally {
+    await crash(server)
+  }
+  telegram.state.answer = () => 200
+  server = await start(databaseUrl, env)
+  try {
+    await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 60_000 })
+    await eventually("the retry", () => telegram.received.length === 3)
+    const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+    expect(
+      outbox.notifications.map((n: { alertId: string; status: string; attempts: number }) => [
+        n.alertId,
+        n.status,
+        n.attempts
+      ])
+    ).toEqual([[sentAlert, "sent", 1], [failedAlert, "sent", 2]])
+  } finally {
+    await stop(server)
+    await telegram.close()
+  }
+  const texts = telegram.received.map((r) => JSON.parse(r.body).text as string)
+  expect(texts.filter((text) => text.includes(sentAlert))).toHaveLength(1)
+  expect(texts.filter((text) => text.includes(failedAlert))).toHaveLength(2)
+}
+
+describe.skipIf(otherPath)("restoring a simulation on restart", () => {
+  it("on SQLite: a run killed and stopped half-way logs what the same run uninterrupted logs", () =>
+    sameLogAcrossRestarts(`sqlite:${join(workDir, "straight.db")}`, `sqlite:${join(workDir, "restarted.db")}`))
+
+  it("on SQLite: a failed webhook delivery goes out after a kill -9, with its webhook-id", () =>
+    deliveriesAcrossRestart(`sqlite:${join(workDir, "deliveries.db")}`))
+
+  it("on SQLite: a failed notification goes out after a kill -9, and a sent one does not again", () =>
+    notificationsAcrossRestart(`sqlite:${join(workDir, "notifications.db")}`))
+
+  it.skipIf(postgresUrl === undefined)(
+    `on PostgreSQL: a run killed and stopped half-way logs what the same run uninterrupted logs${skipPostgres}`,
+    () =>
+      withPostgresSchemas(
+        postgresUrl!,
+        ["straight", "restarted"],
+        ([straight, restarted]) => sameLogAcrossRestarts(straight!, restarted!)
+      )
+  )
+
+  it.skipIf(postgresUrl === undefined)(
+    `on PostgreSQL: a failed webhook delivery goes out after a kill -9, with its webhook-id${skipPostgres}`,
+    () => withPostgresSchemas(postgresUrl!, ["deliveries"], ([url]) => deliveriesAcrossRestart(url!))
+  )
+
+  it.skipIf(postgresUrl === undefined)(
+    `on PostgreSQL: a failed notification goes out after a kill -9, and a sent one does not again${skipPostgres}`,
+    () => withPostgresSchemas(postgresUrl!, ["notifications"], ([url]) => notificationsAcrossRestart(url!))
+  )
+})
