@@ -12,12 +12,19 @@
 import { assert, layer } from "@effect/vitest"
 import { fc } from "@fast-check/vitest"
 import { errorCatalogue, type ErrorCode, tokens } from "@swapdesk/core"
+import { DEFAULT_REQUEST_PATH } from "@swapdesk/http"
+import type { SimulatorRepositories } from "@swapdesk/simulator"
+import { SqlStore } from "@swapdesk/store"
 import { Effect } from "effect"
 import { HttpApi } from "effect/http-api"
+import { mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll } from "vitest"
 import { SimulatorBackedApi } from "../src/api/SimulatorApi.ts"
 import { fundsProblems } from "./conservation.ts"
-import { advance, call, keys, testScenario } from "./harness.ts"
+import { advance, call, keys, requestPath, testScenario } from "./harness.ts"
 import { liveServer, portOf } from "./liveServer.ts"
 import { rawClient, type RawReply, type RawRequest } from "./rawClient.ts"
 import { webhookReceiver } from "./standIns.ts"
@@ -29,8 +36,21 @@ const CONNECTIONS = 16
 /** The run's seed; FUZZ_SEED runs another. */
 const SEED = Number(process.env["FUZZ_SEED"] ?? 1301)
 
+const workDir = mkdtempSync(join(tmpdir(), "swapdesk-fuzz-"))
+afterAll(() => rmSync(workDir, { recursive: true, force: true }))
+
 const scenario = testScenario
-const server = liveServer(scenario)
+
+/**
+ * Where the server keeps its records: in memory, and on the default request path also in SQLite
+ * (the request path and the store are independent, so one run of each covers both).
+ */
+const stores: ReadonlyArray<{ readonly name: string; readonly repositories?: SimulatorRepositories<unknown> }> = [
+  { name: "in memory" },
+  ...(requestPath === DEFAULT_REQUEST_PATH
+    ? [{ name: "in SQLite", repositories: SqlStore.layer({ _tag: "Sqlite", filename: join(workDir, "fuzz.db") }) }]
+    : [])
+]
 
 // ---------------------------------------------------------------------------------------------
 // The routes, as the served OpenAPI document describes them.
@@ -836,152 +856,164 @@ const rawProblem = (answer: RawAnswer, bytes: string): string | undefined => {
 
 // ---------------------------------------------------------------------------------------------
 
-layer(server.layer, { excludeTestServices: true })("fuzzing every route from the API's schemas", (it) => {
-  it.effect(
-    `${REQUESTS.toLocaleString("en")} generated requests: never a 5xx, every error in the envelope, funds conserved`,
-    () =>
-      Effect.scoped(Effect.gen(function*() {
-        const receiver = yield* webhookReceiver
-        const world = server.world()
-        const doc = (yield* call("GET", "/v1/openapi.json")).body
-        const operations = operationsOf(doc)
-        assert.sameMembers(
-          operations.map((op) => `${op.method} ${op.path}`),
-          definedRoutes,
-          "the served document names every route of the definition"
-        )
-        for (
-          const route of [
-            "POST /v1/orders",
-            "POST /v1/alerts",
-            "PUT /v1/account/notifications",
-            "POST /v1/webhooks",
-            "POST /v1/auth/api-keys"
-          ]
-        ) assert.include(definedRoutes, route)
+for (const store of stores) {
+  const server = liveServer(scenario, store.repositories)
+  layer(server.layer, { excludeTestServices: true })(
+    `fuzzing every route from the API's schemas, records ${store.name}`,
+    (it) => {
+      it.effect(
+        `${
+          REQUESTS.toLocaleString("en")
+        } generated requests: never a 5xx, every error in the envelope, funds conserved`,
+        () =>
+          Effect.scoped(Effect.gen(function*() {
+            const receiver = yield* webhookReceiver
+            const world = server.world()
+            const doc = (yield* call("GET", "/v1/openapi.json")).body
+            const operations = operationsOf(doc)
+            assert.sameMembers(
+              operations.map((op) => `${op.method} ${op.path}`),
+              definedRoutes,
+              "the served document names every route of the definition"
+            )
+            for (
+              const route of [
+                "POST /v1/orders",
+                "POST /v1/alerts",
+                "PUT /v1/account/notifications",
+                "POST /v1/webhooks",
+                "POST /v1/auth/api-keys"
+              ]
+            ) assert.include(definedRoutes, route)
 
-        // Resources of both accounts, so that path ids and tradeIds name real things.
-        const pool = idPool()
-        const seed = (key: string, path: string, body: unknown) =>
-          Effect.map(call("POST", path, { key, body }), (reply) => {
-            if (reply.status === 201 && typeof reply.body?.data?.id === "string") pool.add(path, reply.body.data.id)
-          })
-        for (const key of [keys.aliceAll, keys.bobAll]) {
-          yield* seed(key, "/v1/trades", { tokenIn: "SOL", tokenOut: "USDC", amountIn: "0.01", network: "solana" })
-          yield* seed(key, "/v1/trades", { tokenIn: "USDC", tokenOut: "ETH", amountIn: "1", network: "ethereum" })
-          yield* seed(key, "/v1/orders", {
-            tokenIn: "SOL",
-            tokenOut: "USDC",
-            amountIn: "0.01",
-            minAmountOut: "100",
-            network: "solana"
-          })
-          yield* seed(key, "/v1/alerts", {
-            type: "price",
-            token: "SOL",
-            condition: "above",
-            targetPrice: 100_000,
-            channel: "email"
-          })
-          yield* seed(key, "/v1/webhooks", { url: receiver.url, events: ["trade.confirmed"] })
-          yield* seed(key, "/v1/auth/api-keys", { name: "fuzz", scopes: ["read"] })
-        }
-        assert.isAtLeast(pool.size(), 10, "the seeded resources exist")
-
-        const arbitrary = fc.oneof(...operations.map((op) => requestsFor(op, receiver.url)))
-        const planned = fc.sample(arbitrary, { seed: SEED, numRuns: REQUESTS })
-        assert.lengthOf(planned, REQUESTS)
-
-        const client = rawClient(portOf(world), CONNECTIONS)
-        yield* Effect.addFinalizer(() => Effect.sync(client.close))
-        const fill = pool.fill
-        const problems: Array<string> = []
-        const perRoute = new Map<string, { sent: number; ok: number; validOk: number; valid: number }>()
-        const byStatus = new Map<number, number>()
-        const byCode = new Map<string, number>()
-        yield* Effect.forEach(
-          planned,
-          ({ request: planned, route, valid }) =>
-            Effect.gen(function*() {
-              const request: RawRequest = {
-                ...planned,
-                path: fill(planned.path),
-                body: planned.body === undefined ? undefined : fill(planned.body)
-              }
-              const reply = yield* Effect.result(client.send(request))
-              const tally = perRoute.get(route) ?? { sent: 0, ok: 0, validOk: 0, valid: 0 }
-              perRoute.set(route, tally)
-              tally.sent++
-              if (valid) tally.valid++
-              if (reply._tag === "Failure") {
-                problems.push(`${reply.failure.message}: ${describeRequest(request)}`)
-                return
-              }
-              const answer = reply.success
-              byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1)
-              if (answer.json?.error?.code) {
-                byCode.set(answer.json.error.code, (byCode.get(answer.json.error.code) ?? 0) + 1)
-              }
-              if (answer.status < 300) {
-                tally.ok++
-                if (valid) {
-                  tally.validOk++
-                }
-                const id = answer.json?.data?.id
-                if (typeof id === "string") pool.add(collectionOf(route.split(" ")[1]!), id)
-              }
-              const problem = problemWith(request, answer)
-              if (problem !== undefined) problems.push(`${problem}\n    for ${describeRequest(request)}`)
-            }),
-          { concurrency: CONNECTIONS, discard: true }
-        )
-        const sent = [...perRoute.values()].reduce((n, t) => n + t.sent, 0)
-        assert.strictEqual(sent, REQUESTS)
-        assert.deepStrictEqual(problems.slice(0, 10), [], `${problems.length} of ${REQUESTS} answers were wrong`)
-
-        // The run reached every route, and valid requests succeeded on most of them.
-        assert.sameMembers([...perRoute.keys()], definedRoutes)
-        const neverOk = [...perRoute].filter(([, t]) => t.ok === 0).map(([route]) => route)
-        assert.deepStrictEqual(neverOk, [], `routes no request succeeded on: ${JSON.stringify([...perRoute])}`)
-        for (const code of ["VALIDATION_ERROR", "MALFORMED_JSON", "UNAUTHORIZED", "INSUFFICIENT_SCOPE"]) {
-          assert.isAbove(byCode.get(code) ?? 0, 0, `some request was refused with ${code}`)
-        }
-        for (const code of ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "NOT_FOUND", "METHOD_NOT_ALLOWED"]) {
-          assert.isAbove(byCode.get(code) ?? 0, 0, `some request was refused with ${code}`)
-        }
-
-        // The server still answers, and the funds balance now and once every trade has ended.
-        assert.strictEqual((yield* call("GET", "/v1/health")).status, 200)
-        assert.deepStrictEqual(yield* fundsProblems(scenario, world), [])
-        yield* advance(30 * 60_000)
-        assert.deepStrictEqual(yield* fundsProblems(scenario, world), [])
-        const pending = (yield* call("GET", "/v1/trades?status=pending&limit=1", { key: keys.bobAll })).body.data
-        assert.strictEqual(pending.total, 0, "every trade has ended")
-      })),
-    300_000
-  )
-
-  it.effect(
-    `${RAW_REQUESTS.toLocaleString("en")} byte-level requests: each answered in the envelope or not at all`,
-    () =>
-      Effect.gen(function*() {
-        const port = portOf(server.world())
-        const routes = definedRoutes.map((route) => route.replace(/\{[A-Za-z]+\}/g, "x"))
-        const planned = fc.sample(rawHead(routes), { seed: SEED, numRuns: RAW_REQUESTS })
-        const problems: Array<string> = []
-        let answered = 0
-        yield* Effect.forEach(planned, (bytes) =>
-          Effect.map(exchange(port, bytes), (text) => {
-            const { answers, problem } = answersIn(text)
-            if (answers.length > 0) answered++
-            for (const p of [problem, ...answers.map((a) => rawProblem(a, bytes))]) {
-              if (p !== undefined) problems.push(`${p}\n    for ${JSON.stringify(bytes.slice(0, 300))}`)
+            // Resources of both accounts, so that path ids and tradeIds name real things.
+            const pool = idPool()
+            const seed = (key: string, path: string, body: unknown) =>
+              Effect.map(call("POST", path, { key, body }), (reply) => {
+                if (reply.status === 201 && typeof reply.body?.data?.id === "string") pool.add(path, reply.body.data.id)
+              })
+            for (const key of [keys.aliceAll, keys.bobAll]) {
+              yield* seed(key, "/v1/trades", { tokenIn: "SOL", tokenOut: "USDC", amountIn: "0.01", network: "solana" })
+              yield* seed(key, "/v1/trades", { tokenIn: "USDC", tokenOut: "ETH", amountIn: "1", network: "ethereum" })
+              yield* seed(key, "/v1/orders", {
+                tokenIn: "SOL",
+                tokenOut: "USDC",
+                amountIn: "0.01",
+                minAmountOut: "100",
+                network: "solana"
+              })
+              yield* seed(key, "/v1/alerts", {
+                type: "price",
+                token: "SOL",
+                condition: "above",
+                targetPrice: 100_000,
+                channel: "email"
+              })
+              yield* seed(key, "/v1/webhooks", { url: receiver.url, events: ["trade.confirmed"] })
+              yield* seed(key, "/v1/auth/api-keys", { name: "fuzz", scopes: ["read"] })
             }
-          }), { concurrency: CONNECTIONS, discard: true })
-        assert.deepStrictEqual(problems.slice(0, 10), [], `${problems.length} of ${RAW_REQUESTS} were answered wrongly`)
-        assert.isAbove(answered, RAW_REQUESTS * 0.9, "nearly every request was answered")
-        assert.strictEqual((yield* call("GET", "/v1/health")).status, 200)
-      }),
-    120_000
+            assert.isAtLeast(pool.size(), 10, "the seeded resources exist")
+
+            const arbitrary = fc.oneof(...operations.map((op) => requestsFor(op, receiver.url)))
+            const planned = fc.sample(arbitrary, { seed: SEED, numRuns: REQUESTS })
+            assert.lengthOf(planned, REQUESTS)
+
+            const client = rawClient(portOf(world), CONNECTIONS)
+            yield* Effect.addFinalizer(() => Effect.sync(client.close))
+            const fill = pool.fill
+            const problems: Array<string> = []
+            const perRoute = new Map<string, { sent: number; ok: number; validOk: number; valid: number }>()
+            const byStatus = new Map<number, number>()
+            const byCode = new Map<string, number>()
+            yield* Effect.forEach(
+              planned,
+              ({ request: planned, route, valid }) =>
+                Effect.gen(function*() {
+                  const request: RawRequest = {
+                    ...planned,
+                    path: fill(planned.path),
+                    body: planned.body === undefined ? undefined : fill(planned.body)
+                  }
+                  const reply = yield* Effect.result(client.send(request))
+                  const tally = perRoute.get(route) ?? { sent: 0, ok: 0, validOk: 0, valid: 0 }
+                  perRoute.set(route, tally)
+                  tally.sent++
+                  if (valid) tally.valid++
+                  if (reply._tag === "Failure") {
+                    problems.push(`${reply.failure.message}: ${describeRequest(request)}`)
+                    return
+                  }
+                  const answer = reply.success
+                  byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1)
+                  if (answer.json?.error?.code) {
+                    byCode.set(answer.json.error.code, (byCode.get(answer.json.error.code) ?? 0) + 1)
+                  }
+                  if (answer.status < 300) {
+                    tally.ok++
+                    if (valid) {
+                      tally.validOk++
+                    }
+                    const id = answer.json?.data?.id
+                    if (typeof id === "string") pool.add(collectionOf(route.split(" ")[1]!), id)
+                  }
+                  const problem = problemWith(request, answer)
+                  if (problem !== undefined) problems.push(`${problem}\n    for ${describeRequest(request)}`)
+                }),
+              { concurrency: CONNECTIONS, discard: true }
+            )
+            const sent = [...perRoute.values()].reduce((n, t) => n + t.sent, 0)
+            assert.strictEqual(sent, REQUESTS)
+            assert.deepStrictEqual(problems.slice(0, 10), [], `${problems.length} of ${REQUESTS} answers were wrong`)
+
+            // The run reached every route, and valid requests succeeded on most of them.
+            assert.sameMembers([...perRoute.keys()], definedRoutes)
+            const neverOk = [...perRoute].filter(([, t]) => t.ok === 0).map(([route]) => route)
+            assert.deepStrictEqual(neverOk, [], `routes no request succeeded on: ${JSON.stringify([...perRoute])}`)
+            for (const code of ["VALIDATION_ERROR", "MALFORMED_JSON", "UNAUTHORIZED", "INSUFFICIENT_SCOPE"]) {
+              assert.isAbove(byCode.get(code) ?? 0, 0, `some request was refused with ${code}`)
+            }
+            for (const code of ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "NOT_FOUND", "METHOD_NOT_ALLOWED"]) {
+              assert.isAbove(byCode.get(code) ?? 0, 0, `some request was refused with ${code}`)
+            }
+
+            // The server still answers, and the funds balance now and once every trade has ended.
+            assert.strictEqual((yield* call("GET", "/v1/health")).status, 200)
+            assert.deepStrictEqual(yield* fundsProblems(scenario, world), [])
+            yield* advance(30 * 60_000)
+            assert.deepStrictEqual(yield* fundsProblems(scenario, world), [])
+            const pending = (yield* call("GET", "/v1/trades?status=pending&limit=1", { key: keys.bobAll })).body.data
+            assert.strictEqual(pending.total, 0, "every trade has ended")
+          })),
+        300_000
+      )
+
+      it.effect(
+        `${RAW_REQUESTS.toLocaleString("en")} byte-level requests: each answered in the envelope or not at all`,
+        () =>
+          Effect.gen(function*() {
+            const port = portOf(server.world())
+            const routes = definedRoutes.map((route) => route.replace(/\{[A-Za-z]+\}/g, "x"))
+            const planned = fc.sample(rawHead(routes), { seed: SEED, numRuns: RAW_REQUESTS })
+            const problems: Array<string> = []
+            let answered = 0
+            yield* Effect.forEach(planned, (bytes) =>
+              Effect.map(exchange(port, bytes), (text) => {
+                const { answers, problem } = answersIn(text)
+                if (answers.length > 0) answered++
+                for (const p of [problem, ...answers.map((a) => rawProblem(a, bytes))]) {
+                  if (p !== undefined) problems.push(`${p}\n    for ${JSON.stringify(bytes.slice(0, 300))}`)
+                }
+              }), { concurrency: CONNECTIONS, discard: true })
+            assert.deepStrictEqual(
+              problems.slice(0, 10),
+              [],
+              `${problems.length} of ${RAW_REQUESTS} were answered wrongly`
+            )
+            assert.isAbove(answered, RAW_REQUESTS * 0.9, "nearly every request was answered")
+            assert.strictEqual((yield* call("GET", "/v1/health")).status, 200)
+          }),
+        120_000
+      )
+    }
   )
-})
+}

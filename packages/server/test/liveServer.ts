@@ -6,7 +6,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { OrderRepository, TradeRepository } from "@swapdesk/core"
 import { ClientErrors, serve } from "@swapdesk/http"
-import { type ScenarioFile, type Simulation, SimulationState } from "@swapdesk/simulator"
+import { type ScenarioFile, type Simulation, SimulationState, type SimulatorRepositories } from "@swapdesk/simulator"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer, type Server } from "node:http"
@@ -27,12 +27,13 @@ export const portOf = (world: World): number => (world.server.address() as Addre
 
 /**
  * A real server on `scenario` and 127.0.0.1:0, built as `main.ts` builds it, with `call` pointed at
- * it; `world` is filled in when the layer is built.
+ * it, keeping its records in `repositories` (in memory unless given); `world` is filled in when the
+ * layer is built.
  */
-export const liveServer = (scenario: ScenarioFile) => {
+export const liveServer = <E = never>(scenario: ScenarioFile, repositories?: SimulatorRepositories<E>) => {
   const server = createServer({ requireHostHeader: false })
   const world: { current?: World } = {}
-  const app = simulatorApp(scenario, { requestPath })
+  const app = simulatorApp(scenario, { requestPath, ...(repositories === undefined ? {} : { repositories }) })
   const capture = Layer.effectDiscard(Effect.gen(function*() {
     world.current = {
       server,
