@@ -1,21 +1,24 @@
-// Proves that no request, however malformed, gets a 5xx or an answer outside the contract's envelope,
-// and that none moves funds it should not: a real server on port 0 (built as main.ts builds it, with
-// the answers to requests Node's parser refuses), fed over keep-alive connections, 16 at a time, with
+// Proves that no request, however malformed, gets a 5xx or an answer outside the contract, and that
+// none moves funds it should not: a real server on port 0 (built as main.ts builds it, with the
+// answers to requests Node's parser refuses), fed over keep-alive connections, 16 at a time, with
 // requests fast-check generates (pinned seed) for every route of the OpenAPI document the server
 // serves, which is made from the API definition (and checked against it here), so a new route is
 // fuzzed without a line here. Each request is a valid one built from the route's own schemas and
 // examples, or one with something wrong: wrong types, missing and extra fields, exponent, negative
 // and 10^40 decimals, unicode and control characters, deep nesting, raw numbers JSON cannot hold,
 // malformed and oversized bodies, odd content types and headers, odd path ids, other methods. Every
-// error answer must carry a code from the catalogue with the catalogue's status; afterwards the
-// funds balance per token (conservation.ts), before and after every pending trade has ended.
+// error answer must carry a code from the catalogue with the catalogue's status, every success must
+// decode with its endpoint's success schema leaving no field over, and every status must be one the
+// document gives the route; afterwards the funds balance per token (conservation.ts), before and
+// after every pending trade has ended. A second test writes requests byte by byte (framing, request
+// lines, headers, line ends, pipelining). The run is repeated with the records in SQLite.
 import { assert, layer } from "@effect/vitest"
 import { fc } from "@fast-check/vitest"
 import { errorCatalogue, type ErrorCode, tokens } from "@swapdesk/core"
 import { DEFAULT_REQUEST_PATH } from "@swapdesk/http"
 import type { SimulatorRepositories } from "@swapdesk/simulator"
 import { SqlStore } from "@swapdesk/store"
-import { Effect } from "effect"
+import { Effect, Exit, Schema } from "effect"
 import { HttpApi } from "effect/http-api"
 import { mkdtempSync, rmSync } from "node:fs"
 import { connect } from "node:net"
@@ -91,6 +94,8 @@ interface Operation {
   readonly body: JsonSchema | undefined
   readonly bodyExamples: ReadonlyArray<unknown>
   readonly secured: boolean
+  /** The statuses the document gives its answers. */
+  readonly statuses: ReadonlySet<string>
 }
 
 const operationsOf = (doc: any): Array<Operation> => {
@@ -104,7 +109,8 @@ const operationsOf = (doc: any): Array<Operation> => {
         parameters: op.parameters ?? [],
         body: json?.schema,
         bodyExamples: [...(json?.schema?.examples ?? []), ...(json?.example === undefined ? [] : [json.example])],
-        secured: (op.security ?? []).length > 0
+        secured: (op.security ?? []).length > 0,
+        statuses: new Set(Object.keys(op.responses ?? {}))
       })
     }
   }
@@ -113,12 +119,27 @@ const operationsOf = (doc: any): Array<Operation> => {
 
 /** The definition's endpoints, by HttpApi.reflect, in the document's `METHOD /path/{param}` form. */
 const definedRoutes: Array<string> = []
+/** Each endpoint's success schemas: a success body must decode with one of them, with no field left over. */
+const successSchemas = new Map<string, ReadonlyArray<Schema.Top>>()
 HttpApi.reflect(SimulatorBackedApi, {
   onGroup: () => {},
   onEndpoint: ({ endpoint }) => {
-    definedRoutes.push(`${endpoint.method} ${endpoint.path.replace(/:([A-Za-z]+)/g, "{$1}")}`)
+    const route = `${endpoint.method} ${endpoint.path.replace(/:([A-Za-z]+)/g, "{$1}")}`
+    definedRoutes.push(route)
+    successSchemas.set(route, [...endpoint.success])
   }
 })
+
+/** Why `body` is not a success `route` documents; undefined when it is one. */
+const undocumented = (route: string, body: unknown): string | undefined => {
+  const failures: Array<string> = []
+  for (const schema of successSchemas.get(route) ?? []) {
+    const exit = Schema.decodeUnknownExit(schema as Schema.Codec<unknown, unknown>)(body, { onExcessProperty: "error" })
+    if (Exit.isSuccess(exit)) return undefined
+    failures.push(String(exit.cause).slice(0, 400))
+  }
+  return `not the documented success of ${route}: ${failures.join("; ")}`
+}
 
 // ---------------------------------------------------------------------------------------------
 // Values: valid ones from the schemas (with realistic ones for the fields that name things), and
@@ -338,6 +359,8 @@ interface Planned {
   readonly request: RawRequest
   /** Whether the request was built to be valid. */
   readonly valid: boolean
+  /** Whether it went to the route's own method and path, so that a success is the route's. */
+  readonly exact: boolean
 }
 
 const authArb: fc.Arbitrary<Record<string, string>> = fc.oneof(
@@ -565,6 +588,7 @@ const requestsFor = (op: Operation, receiverUrl: string): fc.Arbitrary<Planned> 
   ): Planned => ({
     route,
     valid: true,
+    exact: true,
     request: withMethod(
       op.method,
       path + queryText(query),
@@ -593,10 +617,20 @@ const requestsFor = (op: Operation, receiverUrl: string): fc.Arbitrary<Planned> 
       if (contentType === "") delete all["content-type"]
       else all["content-type"] = contentType
     }
-    return { route, valid: false, request: { ...request, headers: all, chunked: chunked && body !== undefined } }
+    return {
+      route,
+      valid: false,
+      exact: true,
+      request: { ...request, headers: all, chunked: chunked && body !== undefined }
+    }
   })
   const wrongMethod = fc.tuple(fc.constantFrom(...otherMethods.filter((m) => m !== op.method)), validPath, authArb)
-    .map(([method, path, auth]): Planned => ({ route, valid: false, request: { method, path, headers: auth } }))
+    .map(([method, path, auth]): Planned => ({
+      route,
+      valid: false,
+      exact: false,
+      request: { method, path, headers: auth }
+    }))
   const oddPath = fc.tuple(validPath, authArb, fc.constantFrom("trailing", "double", "upper", "escaped", "dot")).map((
     [path, auth, how]
   ): Planned => {
@@ -609,7 +643,7 @@ const requestsFor = (op: Operation, receiverUrl: string): fc.Arbitrary<Planned> 
       : how === "escaped"
       ? path.replace("/v1/", "/v1/%2e/")
       : path.replace("/v1/", "/v1/./")
-    return { route, valid: false, request: { method: op.method, path: odd, headers: auth } }
+    return { route, valid: false, exact: false, request: { method: op.method, path: odd, headers: auth } }
   })
   return fc.oneof(
     { weight: 10, arbitrary: valid },
@@ -650,8 +684,11 @@ const idPool = () => {
 const codes = new Set(Object.keys(errorCatalogue))
 const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** What is wrong with `reply` as an answer to `request`; undefined when nothing is. */
-const problemWith = (request: RawRequest, reply: RawReply): string | undefined => {
+/**
+ * What is wrong with `reply` as an answer to `request`; undefined when nothing is. With `route`, the
+ * endpoint the request was addressed to, a success must also be what that endpoint documents.
+ */
+const problemWith = (request: RawRequest, reply: RawReply, route?: string): string | undefined => {
   if (reply.status >= 500) return `a ${reply.status}: ${reply.text.slice(0, 300)}`
   if (typeof reply.headers["x-request-id"] !== "string") return "no X-Request-Id"
   if (request.method === "HEAD" || reply.status === 204) {
@@ -661,7 +698,8 @@ const problemWith = (request: RawRequest, reply: RawReply): string | undefined =
   if (body === undefined) return `not JSON (${String(reply.headers["content-type"])}): ${reply.text.slice(0, 200)}`
   if (typeof body.timestamp !== "string" || !iso.test(body.timestamp)) return `no ISO timestamp: ${reply.text}`
   if (reply.status < 400) {
-    return body.success === true && "data" in body ? undefined : `a ${reply.status} outside the envelope`
+    if (body.success !== true || !("data" in body)) return `a ${reply.status} outside the envelope`
+    return route === undefined ? undefined : undocumented(route, body)
   }
   const error = body.error
   if (body.success !== false || typeof error !== "object" || error === null) return `not an error envelope`
@@ -871,6 +909,8 @@ for (const store of stores) {
             const world = server.world()
             const doc = (yield* call("GET", "/v1/openapi.json")).body
             const operations = operationsOf(doc)
+            // A path the router cannot take (`%ZZ`) is NOT_FOUND on any route; every other status must be documented.
+            const statusesOf = new Map(operations.map((op) => [`${op.method} ${op.path}`, op.statuses]))
             assert.sameMembers(
               operations.map((op) => `${op.method} ${op.path}`),
               definedRoutes,
@@ -927,7 +967,7 @@ for (const store of stores) {
             const byCode = new Map<string, number>()
             yield* Effect.forEach(
               planned,
-              ({ request: planned, route, valid }) =>
+              ({ exact, request: planned, route, valid }) =>
                 Effect.gen(function*() {
                   const request: RawRequest = {
                     ...planned,
@@ -956,7 +996,16 @@ for (const store of stores) {
                     const id = answer.json?.data?.id
                     if (typeof id === "string") pool.add(collectionOf(route.split(" ")[1]!), id)
                   }
-                  const problem = problemWith(request, answer)
+                  // An empty path id leaves a path another route takes (`/v1/orders/` is the list).
+                  const target = request.path.split("?")[0]!
+                  const own = exact && !target.endsWith("/") && !target.includes("//")
+                  const documented = own && answer.json?.error?.code !== "NOT_FOUND"
+                    ? statusesOf.get(route)!
+                    : undefined
+                  const problem = problemWith(request, answer, own ? route : undefined)
+                    ?? (documented === undefined || documented.has(String(answer.status))
+                      ? undefined
+                      : `${answer.status} is not among the statuses the document gives ${route}`)
                   if (problem !== undefined) problems.push(`${problem}\n    for ${describeRequest(request)}`)
                 }),
               { concurrency: CONNECTIONS, discard: true }
