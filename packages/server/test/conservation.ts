@@ -3,7 +3,8 @@
  * alone: for each token, the sum over every wallet of free plus reserved balance equals what the
  * scenario gave, less what confirmed trades sent, plus what they received, less the gas the chain
  * burned (the `gas.burned` entries of the event log); each line's reserved balance is exactly the
- * input of its pending trades and open orders; and the wallet book's own invariants hold.
+ * input of its pending trades and open orders; and the wallet book's own invariants hold. The log
+ * keeps its most recent `SIM_LOG_MAX` entries only, so a run must stay shorter than that.
  */
 import { isOpen, type Network, parseAmount, tokenOf } from "@swapdesk/core"
 import type { ScenarioFile } from "@swapdesk/simulator"
