@@ -2,10 +2,11 @@
 // (keep-alive connections, every request of a race written before any answer is read): 100 concurrent
 // duplicates of one Idempotency-Key on POST /v1/orders make one order, every 201 the same order and
 // every other answer the transient IDEMPOTENCY_CONFLICT, and a later retry replays it; a cancellation
-// (DELETE /v1/orders/{id}) racing the price move that fills the order (PUT /v1/sim/prices/SOL) has
-// exactly one winner, round after round, and the funds balance afterwards (conservation.ts); and once
-// the answer to a key's revocation has arrived, no request using the key passes, while uses in flight
-// around it get either answer. Concurrency.test.ts covers trades and the Free plan's alert limit.
+// (DELETE /v1/orders/{id}) racing the price move that fills the order (PUT /v1/sim/prices/SOL), or
+// the clock advance that expires it, has exactly one winner, round after round, and the funds balance
+// afterwards (conservation.ts); and once the answer to a key's revocation has arrived, no request
+// using the key passes, while uses in flight around it get either answer. Concurrency.test.ts covers
+// trades and the Free plan's alert limit.
 import { assert, layer } from "@effect/vitest"
 import { MoneyDecimal } from "@swapdesk/core"
 import { Effect } from "effect"
@@ -133,6 +134,53 @@ layer(server.layer, { excludeTestServices: true })("races over HTTP", (it) => {
       }
       assert.isAbove(wins.cancel, 0, `the cancellation won some rounds: ${JSON.stringify(wins)}`)
       assert.isAbove(wins.fill, 0, `the fill won some rounds: ${JSON.stringify(wins)}`)
+    })))
+
+  it.effect("a cancellation racing the clock advance that expires the order: exactly one wins, every round", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const client = yield* connect(4)
+      const wins = { cancel: 0, expiry: 0 }
+      for (let round = 0; round < 20; round++) {
+        const now = Date.parse((yield* call("GET", "/v1/sim/clock")).body.data.now)
+        const placed = yield* call("POST", "/v1/orders", {
+          key: keys.bobAll,
+          // Never fills: it asks for a thousand times the market's output.
+          body: {
+            tokenIn: "SOL",
+            tokenOut: "USDC",
+            amountIn: "0.1",
+            minAmountOut: "100000",
+            network: "solana",
+            expiresAt: new Date(now + 1_000).toISOString()
+          }
+        })
+        assert.strictEqual(placed.status, 201, placed.text)
+        const id: string = placed.body.data.id
+        const cancel = client.send({ method: "DELETE", path: `/v1/orders/${id}`, headers: json(keys.bobAll) })
+        const tick = client.send({
+          method: "POST",
+          path: "/v1/sim/clock/advance",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ms: 2_000 })
+        })
+        const [cancelled, ticked]: readonly [RawReply, RawReply] = round % 2 === 0
+          ? yield* Effect.all([cancel, tick], { concurrency: "unbounded" })
+          : yield* Effect.map(Effect.all([tick, cancel], { concurrency: "unbounded" }), ([t, c]) => [c, t] as const)
+        assert.strictEqual(ticked.status, 200, ticked.text)
+        const order = (yield* call("GET", `/v1/orders/${id}`, { key: keys.bobAll })).body.data
+        if (cancelled.status === 200) {
+          wins.cancel++
+          assert.strictEqual(order.status, "cancelled")
+        } else {
+          wins.expiry++
+          assert.strictEqual(cancelled.status, 409, cancelled.text)
+          assert.strictEqual(cancelled.json.error.code, "ORDER_NOT_CANCELLABLE")
+          assert.strictEqual(order.status, "expired")
+        }
+        assert.isUndefined(server.world().sim.wallets.hold(id), "a closed order holds nothing")
+      }
+      assert.strictEqual(wins.cancel + wins.expiry, 20)
+      assert.deepStrictEqual(yield* fundsProblems(testScenario, server.world()), [])
     })))
 
   it.effect("once a key's revocation has answered, no request using the key passes", () =>
