@@ -1,23 +1,25 @@
 /**
- * `pnpm soak [--minutes N] [--seconds N] [--concurrency N] [--checkpoint N]`: the server under
- * mixed, realistic traffic for a while, with the market clock advancing, to show what a long run
- * does to its memory and latency. It starts `packages/server/src/main.ts` in a child process on a
- * loopback port (never another address) with a manual-clock scenario, and drives it with:
+ * `pnpm soak [--minutes N] [--seconds N] [--concurrency N] [--checkpoint N] [--reads-only]`: the
+ * server under mixed, realistic traffic for a while, with the market clock advancing, to show what
+ * a long run does to its memory and latency. It starts `packages/server/src/main.ts` in a child
+ * process on a loopback port (never another address) with a manual-clock scenario, and drives it
+ * with `--concurrency` workers (default 8):
  *
  * - readers: market data, candles, trending, quotes, the portfolio and list pages (trades, orders,
  *   alerts, keys), as a dashboard polls them;
  * - writers: swaps of one busy account (half of them with an `Idempotency-Key`), limit orders placed
- *   and cancelled, alerts created and deleted, on a second account;
+ *   and cancelled, alerts created and deleted, on a second account (none with `--reads-only`);
  * - the clock: `POST /v1/sim/clock/advance` a few times a second, so trades settle and the market
  *   keeps minutes of history coming.
  *
- * It prints requests, errors by status and code, p50/p99 latency, the server's RSS at the start and
- * the end and the growth per request, and the p50 of `GET /v1/trades` measured on the busy account
- * at 0, 25k, 50k, 75k and 100k of its trades (the load paused while it is measured, so the figure is
- * the list's, not the contention's). The run stops after `--minutes` (default 10) or `--seconds`;
- * checkpoints not reached by then are printed as such. The figures of a 10-minute run are in
- * docs/performance.md#soak. Outside the test command; `packages/server/test/Soak.test.ts` runs it for
- * a few seconds so it keeps working.
+ * It prints requests, errors by status and code, p50/p99 latency, the server's RSS at the start,
+ * after a warm-up (the first fifth of the run, at most a minute) and at the end, its heap after a
+ * full collection at the start and the end, the growth per request, and the p50 of
+ * `GET /v1/trades` measured on the busy account at 0 and every `--checkpoint` (default 25,000) of
+ * its trades (the load paused while it is measured, so the figure is the list's, not the
+ * contention's). The run stops after `--minutes` (default 10) or `--seconds`. The figures are in
+ * docs/performance.md#soak. Outside the test command; `test/Soak.test.ts` runs it for a few
+ * seconds so it keeps working.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -25,14 +27,19 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-const usage = "usage: pnpm soak [--minutes N] [--seconds N] [--concurrency N] [--checkpoint N]"
+const usage = "usage: pnpm soak [--minutes N] [--seconds N] [--concurrency N] [--checkpoint N] [--reads-only]"
 
-/** `--name N` options, each a positive whole number. */
+/** `--name N` options, each a positive whole number, and `--reads-only`. */
 export const parseSoakArgs = (args: ReadonlyArray<string>) => {
   const options = new Map<string, number>()
+  let readsOnly = false
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
     const name = arg.replace(/^--/, "")
+    if (arg === "--reads-only") {
+      readsOnly = true
+      continue
+    }
     if (!arg.startsWith("--") || !["minutes", "seconds", "concurrency", "checkpoint"].includes(name)) {
       throw new Error(`unknown argument ${arg}`)
     }
@@ -43,7 +50,8 @@ export const parseSoakArgs = (args: ReadonlyArray<string>) => {
   return {
     durationMs: options.has("seconds") ? options.get("seconds")! * 1_000 : (options.get("minutes") ?? 10) * 60_000,
     concurrency: options.get("concurrency") ?? 8,
-    checkpoint: options.get("checkpoint") ?? 25_000
+    checkpoint: options.get("checkpoint") ?? 25_000,
+    readsOnly
   }
 }
 
@@ -148,6 +156,9 @@ export interface SoakReport {
   readonly p50Ms: number
   readonly p99Ms: number
   readonly rssStartBytes: number
+  /** RSS after the warm-up, and when that was (seconds into the run). */
+  readonly rssWarmBytes: number
+  readonly warmUpSeconds: number
   readonly rssEndBytes: number
   /** The server's heap and typed arrays after a full collection. */
   readonly heapStartBytes: number
@@ -300,8 +311,8 @@ const drive = async (child: ChildProcess, url: string, options: SoakOptions, log
     while (performance.now() < deadline) {
       if (paused !== undefined) await paused
       step++
-      // Per 10 steps: 5 trades of the busy account, 3 reads, one order or alert round trip, one read.
-      const slot = step % 10
+      // Per 10 steps: 5 trades of the busy account, one order or alert round trip, 4 reads (or 10 reads).
+      const slot = options.readsOnly ? 9 : step % 10
       if (slot < 5) await trade()
       else if (slot === 5) await (step % 20 === 5 ? orderRoundTrip() : alertRoundTrip())
       else await readers[(step * 7 + index) % readers.length]!()
@@ -331,6 +342,9 @@ const drive = async (child: ChildProcess, url: string, options: SoakOptions, log
     }
   }
 
+  const warmUpSeconds = Math.min(60, options.durationMs / 5_000)
+  let rssWarmBytes = rssStartBytes
+  const warmUp = setTimeout(() => (rssWarmBytes = rssOf(child.pid!)), warmUpSeconds * 1_000)
   const progress = setInterval(() => {
     const seconds = (performance.now() - startedAt) / 1000
     log(
@@ -343,6 +357,7 @@ const drive = async (child: ChildProcess, url: string, options: SoakOptions, log
     await Promise.all([clock(), ...Array.from({ length: options.concurrency }, (_, i) => worker(i))])
   } finally {
     clearInterval(progress)
+    clearTimeout(warmUp)
   }
 
   const sorted = latencies.sort((a, b) => a - b)
@@ -353,6 +368,8 @@ const drive = async (child: ChildProcess, url: string, options: SoakOptions, log
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     rssStartBytes,
+    rssWarmBytes,
+    warmUpSeconds,
     rssEndBytes: rssOf(child.pid!),
     heapStartBytes,
     heapEndBytes: await heapAfterGc(child),
@@ -376,6 +393,9 @@ export const formatReport = (r: SoakReport): string => {
     `  RSS: ${mb(r.rssStartBytes)} at start, ${mb(r.rssEndBytes)} at end, ${
       ((r.rssEndBytes - r.rssStartBytes) / r.requests).toFixed(0)
     } bytes per request`,
+    `  RSS after the warm-up (${r.warmUpSeconds.toFixed(0)} s): ${mb(r.rssWarmBytes)}, then ${
+      (((r.rssEndBytes - r.rssWarmBytes) / r.rssWarmBytes) * 100).toFixed(1)
+    }% to the end`,
     `  heap after a full collection: ${mb(r.heapStartBytes)} at start, ${mb(r.heapEndBytes)} at end, ${
       ((r.heapEndBytes - r.heapStartBytes) / r.requests).toFixed(0)
     } bytes per request, ${((r.heapEndBytes - r.heapStartBytes) / Math.max(1, r.busyTrades)).toFixed(0)} per trade`,

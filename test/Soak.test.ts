@@ -21,6 +21,8 @@ it("a short soak runs, reports, and has no errors", () => {
   assert.match(output, /errors: none/)
   assert.match(output, /latency: p50 [0-9.]+ ms, p99 [0-9.]+ ms/)
   assert.match(output, /RSS: [0-9.]+ MB at start, [0-9.]+ MB at end, -?\d+ bytes per request/)
+  assert.match(output, /RSS after the warm-up \(1 s\): [0-9.]+ MB, then -?[0-9.]+% to the end/)
+  assert.match(output, /heap after a full collection: [0-9.]+ MB at start, [0-9.]+ MB at end/)
   assert.match(output, /GET \/v1\/trades p50: [0-9.]+ ms at 0, [0-9.]+ ms at 150/)
   const trades = Number(/trades of the busy account: (\d+)/.exec(output)?.[1])
   assert.isAtLeast(trades, 150)
