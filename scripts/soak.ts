@@ -398,7 +398,9 @@ export const formatReport = (r: SoakReport): string => {
     }% to the end`,
     `  heap after a full collection: ${mb(r.heapStartBytes)} at start, ${mb(r.heapEndBytes)} at end, ${
       ((r.heapEndBytes - r.heapStartBytes) / r.requests).toFixed(0)
-    } bytes per request, ${((r.heapEndBytes - r.heapStartBytes) / Math.max(1, r.busyTrades)).toFixed(0)} per trade`,
+    } bytes per request${
+      r.busyTrades > 0 ? `, ${((r.heapEndBytes - r.heapStartBytes) / r.busyTrades).toFixed(0)} per trade` : ""
+    }`,
     `  trades of the busy account: ${r.busyTrades}; market time advanced: ${r.marketHours.toFixed(1)} h`,
     `  GET /v1/trades p50: ${
       r.tradesListP50Ms.map((c) => `${c.p50Ms.toFixed(2)} ms at ${c.trades.toLocaleString("en-US")}`).join(", ")
