@@ -57,6 +57,13 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255
 /** A chart request without `from` covers this span before `to` (spec: "24 hours before `to`"). */
 export const CHART_DEFAULT_SPAN_MS = 24 * 60 * 60 * 1000
 
+/**
+ * Candles shorter than an hour (`1m`, `5m`, `15m`) cover this much market time before now: older
+ * history is kept by the hour (http-api.md#market-data). A chart of them reaching further back is
+ * `400 VALIDATION_ERROR`.
+ */
+export const MINUTE_HISTORY_MS = 30 * 24 * 60 * 60 * 1000
+
 /** The trending ranking is recalculated this often, in market time. */
 export const TRENDING_RECALCULATION_INTERVAL_MS = 60 * 1000
 

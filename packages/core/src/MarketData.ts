@@ -6,7 +6,7 @@
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer } from "effect"
 import { invalid, type InvalidToken, RangeTooLarge, type ValidationFailed } from "./Errors.ts"
-import { CHART_DEFAULT_SPAN_MS } from "./Limits.ts"
+import { CHART_DEFAULT_SPAN_MS, MINUTE_HISTORY_MS } from "./Limits.ts"
 import { type Currency, type MarketStats, type Timeframe, timeframeMs } from "./Market.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { MoneyDecimal } from "./Money.ts"
@@ -64,6 +64,9 @@ export interface Trending {
     readonly network: Network
   }>
 }
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 86_400_000
 
 /** How many aligned candle open times lie in `[fromMs, toMs)`. */
 export const candleCount = (timeframe: Timeframe, fromMs: number, toMs: number): number => {
@@ -172,9 +175,18 @@ export class MarketData extends Context.Service<MarketData, {
 
       const chart = Effect.fn("MarketData.chart")(function*(query: ChartQuery) {
         const token = yield* resolveToken(query.token, query.network)
-        const toMs = query.to === undefined ? yield* clock.now : Date.parse(query.to)
+        const now = yield* clock.now
+        const toMs = query.to === undefined ? now : Date.parse(query.to)
         const fromMs = query.from === undefined ? toMs - CHART_DEFAULT_SPAN_MS : Date.parse(query.from)
         if (fromMs > toMs) return yield* invalid("from", "must not be after to")
+        if (timeframeMs[query.timeframe] < HOUR_MS && fromMs < now - MINUTE_HISTORY_MS) {
+          return yield* invalid(
+            query.from === undefined ? "to" : "from",
+            `${query.timeframe} candles cover the last ${MINUTE_HISTORY_MS / DAY_MS} days of market time, from ${
+              toIso(now - MINUTE_HISTORY_MS)
+            }; use 1h, 4h or 1d candles for older history`
+          )
+        }
         const count = candleCount(query.timeframe, fromMs, toMs)
         if (count > MAX_CHART_CANDLES) return yield* new RangeTooLarge({ candles: count, max: MAX_CHART_CANDLES })
         const currency = query.currency ?? "USD"

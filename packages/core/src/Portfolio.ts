@@ -19,6 +19,7 @@
  */
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer } from "effect"
+import { MINUTE_HISTORY_MS } from "./Limits.ts"
 import type { Timeframe } from "./Market.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { formatAmount, MoneyDecimal, unitsToDecimal } from "./Money.ts"
@@ -95,14 +96,17 @@ export class Portfolio extends Context.Service<Portfolio, {
         )
         const networksShown = new Set(connected.map((w) => w.network))
 
-        // One-minute opens, fetched once per (token, minute) for this request.
+        // One-minute opens, fetched once per (token, minute) for this request. Before the minute
+        // history (the last 30 days, docs/reference/http-api.md#market-data) the hour's open stands in.
         const minuteOpens = new Map<string, Decimal>()
         const priceAt = Effect.fnUntraced(function*(token: string, at: number) {
-          const minute = Math.floor(at / MINUTE_MS) * MINUTE_MS
+          const byMinute = at >= now - MINUTE_HISTORY_MS
+          const step = byMinute ? MINUTE_MS : HOUR_MS
+          const minute = Math.floor(at / step) * step
           const key = `${token}\u0000${minute}`
           let price = minuteOpens.get(key)
           if (price === undefined) {
-            const [candle] = yield* feed.candles(token, "1m", minute, minute + MINUTE_MS)
+            const [candle] = yield* feed.candles(token, byMinute ? "1m" : "1h", minute, minute + step)
             price = candle === undefined ? yield* feed.priceUsd(token) : new MoneyDecimal(candle.open)
             minuteOpens.set(key, price)
           }

@@ -5,6 +5,10 @@
  * caller carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; over the limit
  * it is `429 RATE_LIMITED` with `Retry-After`. One limiter serves every route, so a key has one
  * budget wherever it is used.
+ *
+ * Every caller's window is the same minute, so the table holds the current minute's callers only:
+ * it is emptied when the minute turns, and within a minute it tracks at most `MAX_TRACKED_CALLERS`,
+ * forgetting the earliest first (docs/security.md#resource-exhaustion).
  */
 import { type Plan, RateLimited, rateLimitsPerMinute } from "@swapdesk/core"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -21,8 +25,12 @@ export const RateLimits = Context.Reference<RateLimitSettings>("@swapdesk/http/R
 })
 
 const WINDOW_MS = 60_000
-/** Past this many tracked callers, windows that have ended are swept. */
-const SWEEP_THRESHOLD = 10_000
+/**
+ * The most callers one minute's table tracks (about 10 MB). Past it the caller seen earliest is
+ * forgotten and starts the minute again: only a flood from this many addresses in one minute gets
+ * there, and per-address limits cannot hold such a flood back anyway.
+ */
+export const MAX_TRACKED_CALLERS = 100_000
 
 export type Caller = { readonly _tag: "Key"; readonly keyId: string; readonly plan: Plan } | {
   readonly _tag: "Address"
@@ -55,11 +63,9 @@ const withHeaders = (
 
 const makeRateLimiter = Effect.gen(function*() {
   const settings = yield* RateLimits
-  const windows = new Map<string, { start: number; count: number }>()
-
-  const sweep = (now: number) => {
-    for (const [key, window] of windows) if (now - window.start >= WINDOW_MS) windows.delete(key)
-  }
+  /** Requests per caller in the minute starting at `windowStart`, callers in the order first seen. */
+  const counts = new Map<string, number>()
+  let windowStart = 0
 
   // One step for the whole decision, rather than a counting effect with a recovery: this runs on
   // every request.
@@ -74,16 +80,16 @@ const makeRateLimiter = Effect.gen(function*() {
         const limit = caller._tag === "Key" ? settings.perMinute[caller.plan] : settings.perMinute.unauthenticated
         const key = caller._tag === "Key" ? `key:${caller.keyId}` : `ip:${caller.address}`
         const start = Math.floor(now / WINDOW_MS) * WINDOW_MS
-        let window = windows.get(key)
-        if (window === undefined || window.start !== start) {
-          if (windows.size >= SWEEP_THRESHOLD) sweep(now)
-          window = { start, count: 0 }
-          windows.set(key, window)
+        if (start !== windowStart) {
+          counts.clear()
+          windowStart = start
         }
-        window.count++
+        const count = (counts.get(key) ?? 0) + 1
+        if (count === 1 && counts.size >= MAX_TRACKED_CALLERS) counts.delete(counts.keys().next().value!)
+        counts.set(key, count)
         const resetSeconds = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000))
-        const over = window.count > limit
-        const remaining = Math.max(0, limit - window.count)
+        const over = count > limit
+        const remaining = Math.max(0, limit - count)
         HttpEffect.appendPreResponseHandlerUnsafe(
           fiber.context,
           (_request, response) => Effect.succeed(withHeaders(response, limit, remaining, resetSeconds, over))
@@ -92,7 +98,7 @@ const makeRateLimiter = Effect.gen(function*() {
       })
       : effect
 
-  return { admitThen }
+  return { admitThen, tracked: () => counts.size }
 })
 
 export class RateLimiter extends Context.Service<RateLimiter, {
@@ -105,6 +111,8 @@ export class RateLimiter extends Context.Service<RateLimiter, {
     effect: Effect.Effect<A, E, R>,
     refuse: (limited: RateLimited) => Effect.Effect<never, E2>
   ) => Effect.Effect<A, E | E2, R>
+  /** How many callers the current minute's table tracks (at most `MAX_TRACKED_CALLERS`). */
+  readonly tracked: () => number
 }>()("@swapdesk/http/RateLimiter") {
   static readonly layer = Layer.effect(RateLimiter, makeRateLimiter)
 }

@@ -9,6 +9,8 @@ import { advance, call, keys, testServer } from "./harness.ts"
 const basicFields = ["change24h", "currency", "marketCap", "price", "token", "volume24h"]
 const extendedFields = ["buyVolume24h", "holders", "sellVolume24h", "volumeByNetwork", "whaleActivity"]
 
+const iso = (ms: number) => new Date(ms).toISOString()
+
 layer(testServer(), { excludeTestServices: true })("market data", (it) => {
   it.effect("anyone gets the basic record; a read key adds the extended fields", () =>
     Effect.gen(function*() {
@@ -122,6 +124,51 @@ layer(testServer(), { excludeTestServices: true })("market data", (it) => {
       assert.strictEqual(wide.body.error.code, "RANGE_TOO_LARGE")
       const timeframe = yield* call("GET", "/v1/market-data/chart?token=SOL&timeframe=2h", { key: keys.aliceRead })
       assert.strictEqual(timeframe.body.error.code, "VALIDATION_ERROR")
+    }))
+
+  it.effect("1m, 5m and 15m charts reaching before the last 30 days are VALIDATION_ERROR naming the window; 1h and longer are not", () =>
+    Effect.gen(function*() {
+      const now = Date.parse((yield* call("GET", "/v1/sim/clock")).body.data.now)
+      const windowStart = now - 30 * 86_400_000
+      for (const timeframe of ["1m", "5m", "15m"]) {
+        const before = yield* call(
+          "GET",
+          `/v1/market-data/chart?token=SOL&timeframe=${timeframe}&from=${iso(windowStart - 1_000)}&to=${
+            iso(windowStart + 3_600_000)
+          }`,
+          { key: keys.aliceRead }
+        )
+        assert.strictEqual(before.status, 400, timeframe)
+        assert.strictEqual(before.body.error.code, "VALIDATION_ERROR")
+        assert.deepStrictEqual(before.body.error.details, [{
+          path: "from",
+          message: `${timeframe} candles cover the last 30 days of market time, from ${
+            iso(windowStart)
+          }; use 1h, 4h or 1d candles for older history`
+        }])
+        // Without from, the day before an old `to` reaches before the window: named as `to`.
+        const oldTo = yield* call(
+          "GET",
+          `/v1/market-data/chart?token=SOL&timeframe=${timeframe}&to=${iso(windowStart + 3_600_000)}`,
+          { key: keys.aliceRead }
+        )
+        assert.strictEqual(oldTo.status, 400, timeframe)
+        assert.strictEqual(oldTo.body.error.details[0].path, "to")
+        const inside = yield* call(
+          "GET",
+          `/v1/market-data/chart?token=SOL&timeframe=${timeframe}&from=${iso(windowStart)}&to=${
+            iso(windowStart + 3_600_000)
+          }`,
+          { key: keys.aliceRead }
+        )
+        assert.strictEqual(inside.status, 200, timeframe)
+      }
+      const hourly = yield* call(
+        "GET",
+        `/v1/market-data/chart?token=SOL&timeframe=1h&from=${iso(windowStart - 86_400_000)}&to=${iso(now)}`,
+        { key: keys.aliceRead }
+      )
+      assert.strictEqual(hourly.status, 200)
     }))
 
   it.effect("trending ranks tokens from 1, honours limit and network, and refuses a limit over 50", () =>

@@ -40,15 +40,16 @@ interface Running {
   readonly exited: Promise<number | null>
 }
 
-let nextPort = 41_000 + Math.floor(Math.random() * 2_000)
-
-/** The server in a child process, by `node main.ts` or by `command` (run in the repository's root). */
+/**
+ * The server in a child process, by `node main.ts` or by `command` (run in the repository's root),
+ * on a port the system picks (read back from its listening line): a port chosen here could be taken
+ * by another process on the machine in the meantime.
+ */
 const start = (env: Record<string, string>, command?: ReadonlyArray<string>): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const port = String(nextPort++)
     const child = spawn(command?.[0] ?? process.execPath, command?.slice(1) ?? [mainPath], {
       cwd: repoRoot,
-      env: { ...process.env, PORT: port, HOST: "127.0.0.1", ...env },
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""

@@ -82,8 +82,10 @@ export class Prng {
 
   /** `length` characters drawn from `alphabet`. */
   string(length: number, alphabet: string): string {
-    let out = ""
-    for (let i = 0; i < length; i++) out += alphabet[this.nextUint32() % alphabet.length]
-    return out
+    // Joined once rather than appended: a string built by `+=` is a chain of one node per character,
+    // and ids drawn here are kept with their trades for good (docs/performance.md#memory).
+    const chars: Array<string> = []
+    for (let i = 0; i < length; i++) chars.push(alphabet[this.nextUint32() % alphabet.length]!)
+    return chars.join("")
   }
 }

@@ -35,7 +35,12 @@ export class ChartsApi extends HttpApiGroup.make("charts")
       query: ChartQuery,
       success: Envelope(ChartView),
       error: BadRequest
-    }).annotate(OpenApi.Summary, "OHLCV candles, oldest first")
+    }).annotate(OpenApi.Summary, "OHLCV candles, oldest first").annotate(
+      OpenApi.Description,
+      "Candles whose open time lies in `[from, to)` (`to` defaults to now, `from` to 24 hours before `to`), at most 1500 " +
+        "(`400 RANGE_TOO_LARGE` beyond). `1m`, `5m` and `15m` candles cover the last 30 days of market time: reaching " +
+        "further back is `400 VALIDATION_ERROR` naming the window; `1h`, `4h` and `1d` reach back to the start of history."
+    )
   )
   .annotate(OpenApi.Description, "OHLCV candles (scope `read`)")
   .annotate(RequiredScope, "read")

@@ -120,7 +120,13 @@ const nextBlockAfter = (at: number, blockTimeMs: number): number => (Math.floor(
 export class ChainEngine {
   private readonly config: ChainConfig
   private readonly faults = new FaultBook()
+  /** The trades still in progress. */
   private readonly trades = new Map<string, TradeState>()
+  /**
+   * How each ended trade ended: all the engine keeps of it, so a long run holds a few bytes per
+   * trade here rather than its intent and stream (docs/performance.md#memory).
+   */
+  private readonly ended = new Map<string, "confirmed" | "failed">()
 
   constructor(config: ChainConfig) {
     for (const network of networks) assertNetworkParams(network, config.networks[network])
@@ -143,7 +149,9 @@ export class ChainEngine {
    * nothing) and times out after `APPROVAL_TIMEOUT_MS`.
    */
   submit(intent: SwapIntent, at: number): ReadonlyArray<TradeEvent> {
-    if (this.trades.has(intent.tradeId)) defect(`trade ${intent.tradeId} was already submitted`)
+    if (this.trades.has(intent.tradeId) || this.ended.has(intent.tradeId)) {
+      defect(`trade ${intent.tradeId} was already submitted`)
+    }
     const hold = this.config.wallets.hold(intent.tradeId)
     if (
       hold === undefined || hold.accountId !== intent.accountId || hold.network !== intent.network
@@ -185,7 +193,7 @@ export class ChainEngine {
     if (at >= deadline) return this.timeOut(trade, deadline)
     if (approve) return this.broadcast(trade, at)
     this.config.wallets.release(tradeId)
-    trade.stage = "failed"
+    this.end(trade, "failed")
     this.config.log(at, "trade.rejected", { tradeId, network: trade.intent.network })
     return TradeEvent.Rejected({ at })
   }
@@ -216,7 +224,14 @@ export class ChainEngine {
 
   /** Where the engine holds a trade, or undefined if it never saw it. */
   stageOf(tradeId: string): ChainStage | undefined {
-    return this.trades.get(tradeId)?.stage
+    return this.trades.get(tradeId)?.stage ?? this.ended.get(tradeId)
+  }
+
+  /** The trade ends at `stage`: it leaves the trades in progress. */
+  private end(trade: TradeState, stage: "confirmed" | "failed"): void {
+    trade.stage = stage
+    this.trades.delete(trade.intent.tradeId)
+    this.ended.set(trade.intent.tradeId, stage)
   }
 
   /** The longest a trade on this network stays pending (see `tradeCompletionBoundMs`). */
@@ -230,7 +245,7 @@ export class ChainEngine {
 
   private timeOut(trade: TradeState, at: number): TradeEvent {
     this.config.wallets.release(trade.intent.tradeId)
-    trade.stage = "failed"
+    this.end(trade, "failed")
     this.config.log(at, "trade.approval_timeout", { tradeId: trade.intent.tradeId, network: trade.intent.network })
     return TradeEvent.ApprovalTimedOut({ at })
   }
@@ -311,7 +326,7 @@ export class ChainEngine {
   private confirm(trade: TradeState, at: number, amountOut: bigint, fee: bigint, gasFee: bigint): void {
     const { intent } = trade
     this.config.wallets.settleSwap(intent.tradeId, intent.tokenOut, amountOut)
-    trade.stage = "confirmed"
+    this.end(trade, "confirmed")
     const decimalsOut = tokenOf(intent.tokenOut).decimals
     this.config.log(at, "trade.confirmed", {
       tradeId: intent.tradeId,
@@ -329,7 +344,7 @@ export class ChainEngine {
   private fail(trade: TradeState, at: number, reason: ExecutionFailure, gasFee: bigint): void {
     const { intent } = trade
     if (!this.config.wallets.release(intent.tradeId)) defect(`failed trade ${intent.tradeId} had no open hold`)
-    trade.stage = "failed"
+    this.end(trade, "failed")
     this.config.log(at, "trade.failed", {
       tradeId: intent.tradeId,
       network: intent.network,

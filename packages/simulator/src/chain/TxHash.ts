@@ -15,16 +15,18 @@ const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 export const base58 = (bytes: ReadonlyArray<number>): string => {
   let value = 0n
   for (const byte of bytes) value = (value << 8n) + BigInt(byte)
-  let out = ""
+  // Digits collected and joined once: a string built by prepending is a chain of one node per
+  // character, and a transaction's id is kept with its trade for good (docs/performance.md#memory).
+  const digits: Array<string> = []
   while (value > 0n) {
-    out = BASE58[Number(value % 58n)]! + out
+    digits.push(BASE58[Number(value % 58n)]!)
     value /= 58n
   }
   for (const byte of bytes) {
     if (byte !== 0) break
-    out = "1" + out
+    digits.push("1")
   }
-  return out
+  return digits.toReversed().join("")
 }
 
 const randomBytes = (prng: Prng, length: number): Array<number> =>

@@ -27,6 +27,7 @@ import {
   isTradableOn,
   type MarketStats,
   type MarketSwap,
+  MINUTE_HISTORY_MS,
   type Network,
   networks,
   priceRangeUsd,
@@ -40,6 +41,7 @@ import { type CandleSeries, seriesRange } from "./CandleFile.ts"
 import { buildCandles } from "./Candles.ts"
 import { FxRates } from "./FxRates.ts"
 import { HistoryReplay } from "./HistoryReplay.ts"
+import { HourStore } from "./HourStore.ts"
 import { writeHistory } from "./MarketHistory.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./MarketParams.ts"
 import { MarketStatistics } from "./MarketStatistics.ts"
@@ -76,6 +78,13 @@ const DAY_MINUTES = 1_440
 const DAY_MS = 86_400_000
 /** Room for a week of live minutes before the first doubling. */
 const LIVE_CAPACITY_MINUTES = 7 * DAY_MINUTES
+/** Minutes always kept: the minute window candles shorter than an hour are served from. */
+const WINDOW_MINUTES = MINUTE_HISTORY_MS / MINUTE_MS
+/**
+ * Whole days of minutes past the window that are rolled up into hours together, once they are all
+ * past it: a week, so the arrays shift once a week of market time.
+ */
+const ROLL_UP_MINUTES = 7 * DAY_MINUTES
 const SQRT_STEPS = Float64Array.from({ length: 61 }, (_, k) => Math.sqrt(k))
 
 /** The simulated market of a list of tokens. */
@@ -96,6 +105,8 @@ export class MarketEngine {
   /** Each process's level at the open of the current minute, for the buy share. */
   private readonly minuteOpenLevel: Float64Array
   private readonly store: MinuteStore
+  /** The minutes that left the window, by the hour. */
+  private readonly hours: HourStore
   private readonly pairs: PairBook
   private readonly ledger: TradeLedger
   private readonly arrivals: SwapArrivals
@@ -154,6 +165,11 @@ export class MarketEngine {
       startBucket + LIVE_CAPACITY_MINUTES,
       (process) => this.replays[process] !== undefined
     )
+    const processOfPair = new Int32Array(this.pairs.count)
+    params.forEach((_, t) => {
+      for (const pair of this.pairs.ofToken[t]!) processOfPair[pair] = processOf[t]!
+    })
+    this.hours = new HourStore(ordered.length, processOfPair)
     this.ledger = new TradeLedger(this.store, this.pairs, params.length)
     this.arrivals = new SwapArrivals(config.seed, params, this.pairs, this.ledger)
     this.statistics = new MarketStatistics(params, this.processes, processOf, this.store, this.pairs, this.ledger)
@@ -184,6 +200,14 @@ export class MarketEngine {
   /** Earliest time with history: a UTC midnight at least `historyDays` before the start. */
   get historyStartMs(): number {
     return this.startHistoryMs
+  }
+
+  /**
+   * Earliest time with one-minute history (a UTC midnight): the minutes before it are kept by the
+   * hour. At least `MINUTE_HISTORY_MS` before `nowMs`, at most a week more.
+   */
+  get minuteHistoryStartMs(): number {
+    return this.store.startOf(this.store.firstBucket)
   }
 
   /**
@@ -311,6 +335,7 @@ export class MarketEngine {
     const t = this.token(symbol)
     return buildCandles(
       this.store,
+      this.hours,
       this.processOf[t]!,
       this.pairs.scope(t, network),
       timeframeMs[timeframe],
@@ -346,8 +371,9 @@ export class MarketEngine {
    */
   private enterBucket(bucket: number): void {
     const store = this.store
-    store.ensureCapacity(bucket)
     store.seal(bucket)
+    this.retire(bucket)
+    store.ensureCapacity(bucket)
     const processes = this.processes
     const startMs = store.startOf(bucket)
     for (let process = 0; process < processes.count; process++) {
@@ -358,6 +384,20 @@ export class MarketEngine {
     }
     this.currentBucket = bucket
     this.currentBucketStartMs = startMs
+  }
+
+  /**
+   * Keeps the minute window bounded: once a week of whole days lies before the window of `bucket`
+   * (the current minute), those days are rolled up into hours and leave the minute store. Market
+   * time alone decides when, so a run replays the same.
+   */
+  private retire(bucket: number): void {
+    const store = this.store
+    const windowStart = bucket - WINDOW_MINUTES
+    if (windowStart - store.firstBucket < ROLL_UP_MINUTES) return
+    const until = Math.floor(windowStart / DAY_MINUTES) * DAY_MINUTES
+    this.hours.absorb(store, until)
+    store.dropBefore(until)
   }
 
   /**

@@ -127,7 +127,9 @@ export class MarketStatistics {
   /** Percent change of a process's price against its price 24 h before `nowMs` (the open of that minute). */
   change24hPercent(process: number, nowMs: number): number {
     const bucket = this.store.bucketOf(nowMs - DAY_MS)
-    const then = bucket <= 0 ? this.store.firstOpen[process]! : this.store.close[process]![bucket - 1]!
+    const then = bucket <= 0
+      ? this.store.firstOpen[process]!
+      : this.store.close[process]![this.store.indexOf(bucket - 1)]!
     return (this.processes.price[process]! / then - 1) * 100
   }
 

@@ -1,15 +1,17 @@
 /**
- * The market's memory: one bucket per minute since the start of history. Prices are stored per
- * price process (high, low, close; a bucket's open is the previous close, so it is not stored) and
- * volumes per (token, network) pair (all swaps, and the buying part of them). Larger timeframes are
- * aggregated from these on query.
+ * The market's recent memory: one bucket per minute. Prices are stored per price process (high,
+ * low, close; a bucket's open is the previous close, so it is not stored) and volumes per (token,
+ * network) pair (all swaps, and the buying part of them). Larger timeframes are aggregated from
+ * these on query.
  *
  * A token replayed from a file of candles also stores each bucket's open: the file's candles open
  * where the exchange's first trade was, not at the previous close.
  *
- * Plain `Float64Array`s, grown by doubling: 31 days of history for ~20 processes and ~40 pairs,
- * with a week of room for live minutes, is about 60 MB, and live ticking appends without
- * allocating except at the rare doubling.
+ * Buckets are numbered from the start of history, but the arrays hold only the buckets from
+ * `firstBucket` on: `dropBefore` shifts the older ones out once they are rolled up into hours
+ * (`HourStore`), so live ticking keeps a bounded window of minutes (docs/simulator.md#retention).
+ * Plain `Float64Array`s, grown by doubling up to that window; live ticking appends without
+ * allocating.
  */
 
 export const MINUTE_MS = 60_000
@@ -17,6 +19,8 @@ export const MINUTE_MS = 60_000
 export class MinuteStore {
   /** Absolute minute number (ms / 60 000) of bucket 0. */
   readonly baseMinute: number
+  /** The oldest bucket the arrays hold, at index 0: bucket `b` is at `b - firstBucket`. */
+  firstBucket = 0
   /** The price before bucket 0 (the open of the very first candle), per process. */
   readonly firstOpen: Float64Array
   readonly high: Array<Float64Array>
@@ -27,9 +31,12 @@ export class MinuteStore {
   readonly volume: Array<Float64Array>
   readonly buyVolume: Array<Float64Array>
   private capacityMinutes: number
-  /** Buckets [0, sealed) are closed: nothing books into them any more. */
+  /** Buckets before `sealed` are closed: nothing books into them any more. */
   private sealed = 0
-  /** prefix[pair][b] = sum of series[pair][0..b), for b <= sealed. */
+  /**
+   * prefix[pair][i] = sum of series[pair] over the indices before i, for i <= sealed - firstBucket,
+   * plus whatever the dropped buckets summed to (differences are what is read).
+   */
   private readonly volumePrefix: Array<Float64Array>
   private readonly buyPrefix: Array<Float64Array>
 
@@ -58,17 +65,48 @@ export class MinuteStore {
     this.buyPrefix = Array.from({ length: pairCount }, () => new Float64Array(capacityMinutes + 1))
   }
 
+  /** Where bucket `bucket` is in the arrays. */
+  indexOf(bucket: number): number {
+    return bucket - this.firstBucket
+  }
+
   /** Marks buckets before `bucket` closed and extends the prefix sums over them. */
   seal(bucket: number): void {
+    const first = this.firstBucket
     for (let pair = 0; pair < this.volume.length; pair++) {
       const v = this.volume[pair]!, vp = this.volumePrefix[pair]!
       const b = this.buyVolume[pair]!, bp = this.buyPrefix[pair]!
-      for (let i = this.sealed; i < bucket; i++) {
+      for (let i = this.sealed - first; i < bucket - first; i++) {
         vp[i + 1] = vp[i]! + v[i]!
         bp[i + 1] = bp[i]! + b[i]!
       }
     }
     if (bucket > this.sealed) this.sealed = bucket
+  }
+
+  /**
+   * Forgets the buckets before `bucket` (sealed ones, already rolled up by the caller): every array
+   * shifts down in place, so the arrays keep their identity and their size.
+   */
+  dropBefore(bucket: number): void {
+    const shift = bucket - this.firstBucket
+    if (shift <= 0) return
+    if (bucket > this.sealed) throw new RangeError(`dropBefore(${bucket}): buckets from ${this.sealed} are open`)
+    const kept = this.capacityMinutes - shift
+    for (const list of [this.high, this.low, this.close, this.volume, this.buyVolume, this.open]) {
+      for (const values of list) {
+        if (values === undefined) continue
+        values.copyWithin(0, shift)
+        values.fill(0, kept)
+      }
+    }
+    for (const list of [this.volumePrefix, this.buyPrefix]) {
+      for (const values of list) {
+        values.copyWithin(0, shift)
+        values.fill(0, kept + 1)
+      }
+    }
+    this.firstBucket = bucket
   }
 
   /** The bucket holding time `ms` (may be negative: before history). */
@@ -83,9 +121,10 @@ export class MinuteStore {
 
   /** Makes room for `bucket`, doubling every array when needed (callers re-read the arrays after). */
   ensureCapacity(bucket: number): void {
-    if (bucket < this.capacityMinutes) return
+    const index = bucket - this.firstBucket
+    if (index < this.capacityMinutes) return
     let capacity = this.capacityMinutes
-    while (capacity <= bucket) capacity *= 2
+    while (capacity <= index) capacity *= 2
     for (const list of [this.high, this.low, this.close, this.volume, this.buyVolume]) {
       for (let i = 0; i < list.length; i++) {
         const grown = new Float64Array(capacity)
@@ -112,47 +151,53 @@ export class MinuteStore {
 
   /** Starts a price process's bucket at `priceUsd`: its open, and its high, low and close so far. */
   openBucket(process: number, bucket: number, priceUsd: number): void {
+    const i = bucket - this.firstBucket
     const opens = this.open[process]
-    if (opens !== undefined) opens[bucket] = priceUsd
-    this.high[process]![bucket] = priceUsd
-    this.low[process]![bucket] = priceUsd
-    this.close[process]![bucket] = priceUsd
+    if (opens !== undefined) opens[i] = priceUsd
+    this.high[process]![i] = priceUsd
+    this.low[process]![i] = priceUsd
+    this.close[process]![i] = priceUsd
   }
 
   /** A price process's price moves within a bucket: it is the close so far, and may be a new extreme. */
   recordPrice(process: number, bucket: number, priceUsd: number): void {
+    const i = bucket - this.firstBucket
     const highs = this.high[process]!
     const lows = this.low[process]!
-    this.close[process]![bucket] = priceUsd
-    if (priceUsd > highs[bucket]!) highs[bucket] = priceUsd
-    if (priceUsd < lows[bucket]!) lows[bucket] = priceUsd
+    this.close[process]![i] = priceUsd
+    if (priceUsd > highs[i]!) highs[i] = priceUsd
+    if (priceUsd < lows[i]!) lows[i] = priceUsd
   }
 
   /** Traded volume of bucket `bucket` summed over `pairs`. */
   volumeOf(bucket: number, pairs: ReadonlyArray<number>): number {
+    const i = bucket - this.firstBucket
     let sum = 0
-    for (const pair of pairs) sum += this.volume[pair]![bucket]!
+    for (const pair of pairs) sum += this.volume[pair]![i]!
     return sum
   }
 
-  /** Sum of `series[pair][from..to]` (inclusive, clipped at 0) over `pairs`. */
+  /** Sum of `series[pair]` over buckets `from..to` (inclusive, clipped at `firstBucket`) over `pairs`. */
   sum(series: ReadonlyArray<Float64Array>, pairs: ReadonlyArray<number>, from: number, to: number): number {
+    const first = this.firstBucket
     let total = 0
-    const start = Math.max(0, from)
+    const start = Math.max(0, from - first)
+    const end = to - first
+    const sealed = this.sealed - first
     const prefix = series === this.volume ? this.volumePrefix : series === this.buyVolume ? this.buyPrefix : undefined
-    if (prefix !== undefined && start <= this.sealed) {
-      const closedEnd = Math.min(to + 1, this.sealed)
+    if (prefix !== undefined && start <= sealed) {
+      const closedEnd = Math.min(end + 1, sealed)
       for (const pair of pairs) {
         const p = prefix[pair]!
         if (closedEnd > start) total += p[closedEnd]! - p[start]!
         const values = series[pair]!
-        for (let b = Math.max(start, closedEnd); b <= to; b++) total += values[b]!
+        for (let i = Math.max(start, closedEnd); i <= end; i++) total += values[i]!
       }
       return total
     }
     for (const pair of pairs) {
       const values = series[pair]!
-      for (let b = start; b <= to; b++) total += values[b]!
+      for (let i = start; i <= end; i++) total += values[i]!
     }
     return total
   }

@@ -37,10 +37,11 @@ export class TradeLedger {
     if (valueUsd === 0) return
     const store = this.store
     const pairShare = this.pairShare
+    const i = store.indexOf(bucket)
     for (const pair of this.pairsOfToken[t]!) {
       const value = valueUsd * pairShare[pair]!
-      store.volume[pair]![bucket] = store.volume[pair]![bucket]! + value
-      store.buyVolume[pair]![bucket] = store.buyVolume[pair]![bucket]! + value * share
+      store.volume[pair]![i] = store.volume[pair]![i]! + value
+      store.buyVolume[pair]![i] = store.buyVolume[pair]![i]! + value * share
     }
     this.volumeSinceStart[t] = this.volumeSinceStart[t]! + valueUsd
     this.netBuySinceStart[t] = this.netBuySinceStart[t]! + valueUsd * (2 * share - 1)
@@ -49,9 +50,9 @@ export class TradeLedger {
   /** Books one swap in its minute's volume, the holder counters and (if large) the whale log. */
   book(t: number, pair: number, at: number, buy: boolean, valueUsd: number): void {
     const store = this.store
-    const bucket = store.bucketOf(at)
-    store.volume[pair]![bucket] = store.volume[pair]![bucket]! + valueUsd
-    if (buy) store.buyVolume[pair]![bucket] = store.buyVolume[pair]![bucket]! + valueUsd
+    const i = store.indexOf(store.bucketOf(at))
+    store.volume[pair]![i] = store.volume[pair]![i]! + valueUsd
+    if (buy) store.buyVolume[pair]![i] = store.buyVolume[pair]![i]! + valueUsd
     const signed = buy ? valueUsd : -valueUsd
     this.volumeSinceStart[t] = this.volumeSinceStart[t]! + valueUsd
     this.netBuySinceStart[t] = this.netBuySinceStart[t]! + signed

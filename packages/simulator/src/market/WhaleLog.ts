@@ -1,7 +1,9 @@
 /**
- * Every whale swap (≥ $100k) of one token, in a compact append-only log: whales are rare (a few a
- * day for a small token, a few thousand for SOL), so a list answers the 24 h figures exactly to the
- * millisecond where per-minute arrays would mostly hold zeros.
+ * The recent whale swaps (≥ $100k) of one token, in a compact append-only log: whales are rare (a
+ * few a day for a small token, a few thousand for SOL), so a list answers the 24 h figures exactly
+ * to the millisecond where per-minute arrays would mostly hold zeros. Only the 24 h figures read it,
+ * so when it is full the entries older than `KEEP_MS` leave before it grows: a long run holds
+ * about two days of whales (docs/simulator.md#retention).
  */
 
 /** Whale count and net flow (buys minus sells) in a window. */
@@ -19,23 +21,48 @@ export class WhaleLog {
   /** Entries arrive in time order up to this much disorder (a second's swaps are appended token by token). */
   private static readonly DISORDER_MS = 60_000
 
+  /** How far back entries are kept once the log is full: the 24 h window, with room. */
+  private static readonly KEEP_MS = 2 * 86_400_000
+
+  /** How many entries are held. */
+  get length(): number {
+    return this.size
+  }
+
   add(atMs: number, networkIndex: number, signedValueUsd: number): void {
+    // Full: forget what no window reads any more, and grow only if that freed less than a quarter.
     if (this.size === this.times.length) {
-      const capacity = this.size * 2
-      const times = new Float64Array(capacity)
-      times.set(this.times)
-      this.times = times
-      const values = new Float64Array(capacity)
-      values.set(this.signedValues)
-      this.signedValues = values
-      const networks = new Uint8Array(capacity)
-      networks.set(this.networks)
-      this.networks = networks
+      this.forgetBefore(atMs - WhaleLog.KEEP_MS)
+      if (this.size > this.times.length * 0.75) this.grow()
     }
     this.times[this.size] = atMs
     this.signedValues[this.size] = signedValueUsd
     this.networks[this.size] = networkIndex
     this.size++
+  }
+
+  private grow(): void {
+    const capacity = this.times.length * 2
+    const times = new Float64Array(capacity)
+    times.set(this.times)
+    this.times = times
+    const values = new Float64Array(capacity)
+    values.set(this.signedValues)
+    this.signedValues = values
+    const networks = new Uint8Array(capacity)
+    networks.set(this.networks)
+    this.networks = networks
+  }
+
+  /** Drops the entries at or before `cutoffMs` (they are in time order, give or take `DISORDER_MS`). */
+  private forgetBefore(cutoffMs: number): void {
+    let drop = 0
+    while (drop < this.size && this.times[drop]! <= cutoffMs - WhaleLog.DISORDER_MS) drop++
+    if (drop === 0) return
+    this.times.copyWithin(0, drop, this.size)
+    this.signedValues.copyWithin(0, drop, this.size)
+    this.networks.copyWithin(0, drop, this.size)
+    this.size -= drop
   }
 
   /** Whales with time in (`fromMs`, `toMs`], on one network (its index) or all (−1). */
