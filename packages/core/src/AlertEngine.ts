@@ -80,6 +80,8 @@ export class AlertEngine {
   private nextSeq = 0
   /** `priceTokens()`, kept until a token gains its first or loses its last price alert. */
   private priceTokensCache: ReadonlyArray<string> | undefined
+  /** `lowestWhaleThreshold()`, kept until an alert is armed, disarmed or taken. */
+  private lowestWhaleCache: number | undefined
 
   /** Active alerts being watched. */
   get size(): number {
@@ -103,6 +105,7 @@ export class AlertEngine {
     const entry: ArmedAlert = { key, seq: this.nextSeq++, value: alert }
     book.insert(entry)
     this.armed.set(alert.id, entry)
+    this.lowestWhaleCache = undefined
   }
 
   /** Stops watching an alert; answers whether it was watched. */
@@ -115,6 +118,7 @@ export class AlertEngine {
     const book = books.get(name)!
     book.remove(entry.key, entry.seq)
     if (book.size === 0) this.dropBook(group, name)
+    this.lowestWhaleCache = undefined
     return true
   }
 
@@ -131,6 +135,19 @@ export class AlertEngine {
   /** Accounts with active portfolio alerts. */
   portfolioAccounts(): ReadonlyArray<string> {
     return Array.from(this.books.portfolio.keys())
+  }
+
+  /**
+   * The lowest `minValueUsd` of all whale alerts (`Infinity` with none): a swap below it fires
+   * nothing, whatever its token, which spares the per-token lookup for the many swaps of a tick.
+   */
+  lowestWhaleThreshold(): number {
+    if (this.lowestWhaleCache === undefined) {
+      let lowest = Number.POSITIVE_INFINITY
+      for (const book of this.books.whale.values()) lowest = Math.min(lowest, book.lowestKey!)
+      this.lowestWhaleCache = lowest
+    }
+    return this.lowestWhaleCache
   }
 
   /** Whether one swap of `valueUsd` may fire a whale alert of `token` (O(1)). */
@@ -211,6 +228,7 @@ export class AlertEngine {
     }
     into.length = kept
     if (book.size === 0) this.dropBook(group, name)
+    this.lowestWhaleCache = undefined
   }
 
   private dropBook(group: Group, name: string): void {
