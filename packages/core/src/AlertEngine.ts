@@ -68,6 +68,13 @@ export const priceAsNumber = (
 /** The rounding of a price that is exactly a double. */
 export const exactDouble = (): RoundingSign => 0
 
+/** Where a token's price starts to reach its price alerts (`AlertEngine.priceReach`). */
+export interface PriceReach {
+  readonly token: string
+  readonly above: number
+  readonly below: number
+}
+
 export class AlertEngine {
   private readonly books: Record<Group, Map<string, ThresholdBook<AlertRecord>>> = {
     above: new Map(),
@@ -82,6 +89,8 @@ export class AlertEngine {
   private priceTokensCache: ReadonlyArray<string> | undefined
   /** `lowestWhaleThreshold()`, kept until an alert is armed, disarmed or taken. */
   private lowestWhaleCache: number | undefined
+  /** `priceReach()`, kept until an alert is armed, disarmed or taken. */
+  private priceReachCache: ReadonlyArray<PriceReach> | undefined
 
   /** Active alerts being watched. */
   get size(): number {
@@ -105,7 +114,7 @@ export class AlertEngine {
     const entry: ArmedAlert = { key, seq: this.nextSeq++, value: alert }
     book.insert(entry)
     this.armed.set(alert.id, entry)
-    this.lowestWhaleCache = undefined
+    this.thresholdsMoved()
   }
 
   /** Stops watching an alert; answers whether it was watched. */
@@ -118,13 +127,18 @@ export class AlertEngine {
     const book = books.get(name)!
     book.remove(entry.key, entry.seq)
     if (book.size === 0) this.dropBook(group, name)
-    this.lowestWhaleCache = undefined
+    this.thresholdsMoved()
     return true
   }
 
   /** Tokens with active price alerts. */
   priceTokens(): ReadonlyArray<string> {
     return this.priceTokensCache ??= unionOfKeys(this.books.above, this.books.below)
+  }
+
+  /** Whether any volume or portfolio alert is watched: the whole-minute checks have work. */
+  get watchesAggregates(): boolean {
+    return this.books.volume.size > 0 || this.books.portfolio.size > 0
   }
 
   /** Tokens with active volume alerts. */
@@ -157,13 +171,17 @@ export class AlertEngine {
   }
 
   /**
-   * Whether `price` (the double nearest to the exact price) may fire a price alert of `token`: the
-   * O(1) check that lets an observation firing nothing skip the exact price.
+   * Per token with price alerts, the prices that may fire one: at or above `above` (the lowest
+   * `above` target) or at or below `below` (the highest `below` target). Comparing the double
+   * nearest to the exact price with them is the O(1) check that lets an observation firing nothing
+   * skip the exact price; one array read at every tick rather than two book lookups per token.
    */
-  priceMayFire(token: string, price: number): boolean {
-    const above = this.books.above.get(token)?.lowestKey
-    const below = this.books.below.get(token)?.lowestKey
-    return (above !== undefined && above <= price) || (below !== undefined && below <= -price)
+  priceReach(): ReadonlyArray<PriceReach> {
+    return this.priceReachCache ??= this.priceTokens().map((token) => ({
+      token,
+      above: this.books.above.get(token)?.lowestKey ?? Number.POSITIVE_INFINITY,
+      below: -(this.books.below.get(token)?.lowestKey ?? Number.POSITIVE_INFINITY)
+    }))
   }
 
   /**
@@ -228,7 +246,13 @@ export class AlertEngine {
     }
     into.length = kept
     if (book.size === 0) this.dropBook(group, name)
+    this.thresholdsMoved()
+  }
+
+  /** The lowest thresholds may have moved: the answers kept from them are stale. */
+  private thresholdsMoved(): void {
     this.lowestWhaleCache = undefined
+    this.priceReachCache = undefined
   }
 
   private dropBook(group: Group, name: string): void {

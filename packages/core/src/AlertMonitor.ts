@@ -191,7 +191,10 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
 
       const whaleMayFire = (swaps: MarketObservation["swaps"]) => {
         const lowest = engine.lowestWhaleThreshold()
-        for (const swap of swaps) {
+        if (lowest === Number.POSITIVE_INFINITY) return false
+        // An indexed loop: a tick carries dozens of swaps, and this runs at every tick.
+        for (let i = 0; i < swaps.length; i++) {
+          const swap = swaps[i]!
           if (swap.valueUsd >= lowest && engine.whaleMayFire(swap.symbol, swap.valueUsd)) return true
         }
         return false
@@ -248,10 +251,11 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
        */
       const observeWatched = (observation: MarketObservation): Effect.Effect<void> => {
         let reached: Array<string> | undefined
-        for (const token of engine.priceTokens()) {
-          if (engine.priceMayFire(token, observation.prices.priceUsd(token))) (reached ??= []).push(token)
+        for (const reach of engine.priceReach()) {
+          const price = observation.prices.priceUsd(reach.token)
+          if (price >= reach.above || price <= reach.below) (reached ??= []).push(reach.token)
         }
-        const minute = observation.at % MINUTE_MS === 0
+        const minute = engine.watchesAggregates && observation.at % MINUTE_MS === 0
         if (reached === undefined && !minute && !whaleMayFire(observation.swaps)) return Effect.void
         const firing = new Firing(observation.at)
         checkWhales(firing, observation.swaps)

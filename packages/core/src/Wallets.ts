@@ -39,8 +39,8 @@ export class Wallets extends Context.Service<Wallets, {
   /** Every token the wallet holds or has held, in base units. */
   readonly balances: (accountId: string, network: Network) => Effect.Effect<ReadonlyMap<string, Balance>>
   /**
-   * A number that changes whenever any balance of the account's wallets changes (and only then may
-   * stay the same): what lets a reader keep what it derived from the balances until they move.
+   * A number that changes whenever a balance of the account's wallets changes: what lets a reader
+   * keep what it derived from the balances until they move.
    */
   readonly revision: (accountId: string) => Effect.Effect<number>
   /** Moves `amount` from free to reserved under `holdId`, or fails without moving anything. */
