@@ -68,6 +68,13 @@ export const priceAsNumber = (
 /** The rounding of a price that is exactly a double. */
 export const exactDouble = (): RoundingSign => 0
 
+/** Where a token's price starts to reach its price alerts (`AlertEngine.priceReach`). */
+export interface PriceReach {
+  readonly token: string
+  readonly above: number
+  readonly below: number
+}
+
 export class AlertEngine {
   private readonly books: Record<Group, Map<string, ThresholdBook<AlertRecord>>> = {
     above: new Map(),
@@ -80,6 +87,10 @@ export class AlertEngine {
   private nextSeq = 0
   /** `priceTokens()`, kept until a token gains its first or loses its last price alert. */
   private priceTokensCache: ReadonlyArray<string> | undefined
+  /** `lowestWhaleThreshold()`, kept until an alert is armed, disarmed or taken. */
+  private lowestWhaleCache: number | undefined
+  /** `priceReach()`, kept until an alert is armed, disarmed or taken. */
+  private priceReachCache: ReadonlyArray<PriceReach> | undefined
 
   /** Active alerts being watched. */
   get size(): number {
@@ -103,6 +114,7 @@ export class AlertEngine {
     const entry: ArmedAlert = { key, seq: this.nextSeq++, value: alert }
     book.insert(entry)
     this.armed.set(alert.id, entry)
+    this.thresholdsMoved()
   }
 
   /** Stops watching an alert; answers whether it was watched. */
@@ -115,12 +127,18 @@ export class AlertEngine {
     const book = books.get(name)!
     book.remove(entry.key, entry.seq)
     if (book.size === 0) this.dropBook(group, name)
+    this.thresholdsMoved()
     return true
   }
 
   /** Tokens with active price alerts. */
   priceTokens(): ReadonlyArray<string> {
     return this.priceTokensCache ??= unionOfKeys(this.books.above, this.books.below)
+  }
+
+  /** Whether any volume or portfolio alert is watched: the whole-minute checks have work. */
+  get watchesAggregates(): boolean {
+    return this.books.volume.size > 0 || this.books.portfolio.size > 0
   }
 
   /** Tokens with active volume alerts. */
@@ -133,6 +151,19 @@ export class AlertEngine {
     return Array.from(this.books.portfolio.keys())
   }
 
+  /**
+   * The lowest `minValueUsd` of all whale alerts (`Infinity` with none): a swap below it fires
+   * nothing, whatever its token, which spares the per-token lookup for the many swaps of a tick.
+   */
+  lowestWhaleThreshold(): number {
+    if (this.lowestWhaleCache === undefined) {
+      let lowest = Number.POSITIVE_INFINITY
+      for (const book of this.books.whale.values()) lowest = Math.min(lowest, book.lowestKey!)
+      this.lowestWhaleCache = lowest
+    }
+    return this.lowestWhaleCache
+  }
+
   /** Whether one swap of `valueUsd` may fire a whale alert of `token` (O(1)). */
   whaleMayFire(token: string, valueUsd: number): boolean {
     const lowest = this.books.whale.get(token)?.lowestKey
@@ -140,13 +171,17 @@ export class AlertEngine {
   }
 
   /**
-   * Whether `price` (the double nearest to the exact price) may fire a price alert of `token`: the
-   * O(1) check that lets an observation firing nothing skip the exact price.
+   * Per token with price alerts, the prices that may fire one: at or above `above` (the lowest
+   * `above` target) or at or below `below` (the highest `below` target). Comparing the double
+   * nearest to the exact price with them is the O(1) check that lets an observation firing nothing
+   * skip the exact price; one array read at every tick rather than two book lookups per token.
    */
-  priceMayFire(token: string, price: number): boolean {
-    const above = this.books.above.get(token)?.lowestKey
-    const below = this.books.below.get(token)?.lowestKey
-    return (above !== undefined && above <= price) || (below !== undefined && below <= -price)
+  priceReach(): ReadonlyArray<PriceReach> {
+    return this.priceReachCache ??= this.priceTokens().map((token) => ({
+      token,
+      above: this.books.above.get(token)?.lowestKey ?? Number.POSITIVE_INFINITY,
+      below: -(this.books.below.get(token)?.lowestKey ?? Number.POSITIVE_INFINITY)
+    }))
   }
 
   /**
@@ -211,6 +246,13 @@ export class AlertEngine {
     }
     into.length = kept
     if (book.size === 0) this.dropBook(group, name)
+    this.thresholdsMoved()
+  }
+
+  /** The lowest thresholds may have moved: the answers kept from them are stale. */
+  private thresholdsMoved(): void {
+    this.lowestWhaleCache = undefined
+    this.priceReachCache = undefined
   }
 
   private dropBook(group: Group, name: string): void {

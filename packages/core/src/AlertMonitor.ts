@@ -17,6 +17,7 @@ import { type ArmedAlert, priceAsNumber } from "./AlertEngine.ts"
 import { AlertIndex } from "./AlertIndex.ts"
 import { Alerts } from "./Alerts.ts"
 import { DomainEvents } from "./DomainEvents.ts"
+import type { UsdCandle } from "./Market.ts"
 import type { MarketObservation, ObservedPrices } from "./MarketReactor.ts"
 import { MoneyDecimal } from "./Money.ts"
 import { Notifier } from "./Notifier.ts"
@@ -28,8 +29,18 @@ import { Wallets } from "./Wallets.ts"
 
 const MINUTE_MS = 60_000
 const DAY_MS = 86_400_000
+/** How much of the past the portfolio valuation reads at once: an hour of one-minute candles. */
+const OPENS_READ_MS = 3_600_000
+/** `openOf` has nothing read for that minute. */
+const NOT_READ = Symbol("not read")
 
 const alertTypeNames = { price: "Price", volume: "Volume", whale: "Whale", portfolio: "Portfolio" } as const
+
+/** A held token and how much of it, in whole tokens. */
+interface Holding {
+  readonly symbol: string
+  readonly amount: number
+}
 
 /** Why an alert fired, in words for the notification. */
 type Finding = string
@@ -50,6 +61,56 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
       const notifier = yield* Notifier
       const events = yield* DomainEvents
 
+      /** An account's holdings as amounts of whole tokens, and the wallets' revision they were read at. */
+      const holdingsRead = new Map<string, { readonly revision: number; readonly holdings: ReadonlyArray<Holding> }>()
+
+      /**
+       * The account's holdings (free and reserved), read from the wallets only when their revision
+       * moved since the last read: the valuation runs every minute, the balances change with trades.
+       */
+      const holdingsOf = Effect.fnUntraced(function*(accountId: string) {
+        const revision = yield* wallets.revision(accountId)
+        const known = holdingsRead.get(accountId)
+        if (known !== undefined && known.revision === revision) return known.holdings
+        const holdings: Array<Holding> = []
+        for (const wallet of yield* wallets.list(accountId)) {
+          for (const [symbol, balance] of yield* wallets.balances(accountId, wallet.network)) {
+            const units = balance.free + balance.reserved
+            if (units === 0n) continue
+            holdings.push({ symbol, amount: Number(units) / 10 ** tokenOf(symbol).decimals })
+          }
+        }
+        holdingsRead.set(accountId, { revision, holdings })
+        return holdings
+      })
+
+      /**
+       * Per token, an hour of one-minute candles from 24 h ago, read at once: a valuation needs one
+       * candle's open per holding per minute, and those minutes lie a day in the past, where
+       * candles no longer change. An hour read at once costs about what one minute read alone does.
+       */
+      const opensRead = new Map<string, { readonly from: number; readonly candles: ReadonlyArray<UsdCandle> }>()
+
+      /**
+       * The open of `symbol`'s one-minute candle at `minute` from what was read: `undefined` before
+       * history (the feed has no candle there), `NOT_READ` when the candle is not among those read.
+       */
+      const openOf = (symbol: string, minute: number): number | undefined | typeof NOT_READ => {
+        const read = opensRead.get(symbol)
+        if (read === undefined || minute < read.from || minute >= read.from + OPENS_READ_MS) return NOT_READ
+        const first = read.candles[0]
+        if (first === undefined || minute < first.openTime) return undefined
+        return read.candles[(minute - first.openTime) / MINUTE_MS]?.open ?? NOT_READ
+      }
+
+      /** Reads the hour of candles from `minute` and answers the open at `minute`. */
+      const readOpens = (symbol: string, minute: number) =>
+        Effect.map(feed.candles(symbol, "1m", minute, minute + OPENS_READ_MS), (candles) => {
+          opensRead.set(symbol, { from: minute, candles })
+          const open = openOf(symbol, minute)
+          return open === NOT_READ ? undefined : open
+        })
+
       /**
        * The account's holdings valued now and at each token's price 24 h ago (the open of that
        * minute's candle): one valuation per account, whatever the number of its portfolio alerts.
@@ -64,16 +125,12 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
         const dayAgoMinute = Math.floor((at - DAY_MS) / MINUTE_MS) * MINUTE_MS
         let now = 0
         let dayAgo = 0
-        for (const wallet of yield* wallets.list(accountId)) {
-          for (const [symbol, balance] of yield* wallets.balances(accountId, wallet.network)) {
-            const units = balance.free + balance.reserved
-            if (units === 0n) continue
-            const amount = Number(units) / 10 ** tokenOf(symbol).decimals
-            const price = prices.priceUsd(symbol)
-            const [then] = yield* feed.candles(symbol, "1m", dayAgoMinute, dayAgoMinute + MINUTE_MS)
-            now += amount * price
-            dayAgo += amount * (then === undefined ? price : then.open)
-          }
+        for (const { amount, symbol } of yield* holdingsOf(accountId)) {
+          const price = prices.priceUsd(symbol)
+          let then = openOf(symbol, dayAgoMinute)
+          if (then === NOT_READ) then = yield* readOpens(symbol, dayAgoMinute)
+          now += amount * price
+          dayAgo += amount * (then ?? price)
         }
         return { now, dayAgo }
       })
@@ -133,13 +190,20 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
       }
 
       const whaleMayFire = (swaps: MarketObservation["swaps"]) => {
-        for (const swap of swaps) if (engine.whaleMayFire(swap.symbol, swap.valueUsd)) return true
+        const lowest = engine.lowestWhaleThreshold()
+        if (lowest === Number.POSITIVE_INFINITY) return false
+        // An indexed loop: a tick carries dozens of swaps, and this runs at every tick.
+        for (let i = 0; i < swaps.length; i++) {
+          const swap = swaps[i]!
+          if (swap.valueUsd >= lowest && engine.whaleMayFire(swap.symbol, swap.valueUsd)) return true
+        }
         return false
       }
 
       const checkWhales = (firing: Firing, swaps: MarketObservation["swaps"]) => {
+        const lowest = engine.lowestWhaleThreshold()
         for (const swap of swaps) {
-          if (!engine.whaleMayFire(swap.symbol, swap.valueUsd)) continue
+          if (swap.valueUsd < lowest || !engine.whaleMayFire(swap.symbol, swap.valueUsd)) continue
           const from = firing.taken.length
           engine.takeWhale(swap.symbol, swap.valueUsd, firing.at, firing.taken)
           firing.found(from, () => `a ${swap.side} of ${swap.symbol} worth ${usd(swap.valueUsd)} on ${swap.network}`)
@@ -187,10 +251,11 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
        */
       const observeWatched = (observation: MarketObservation): Effect.Effect<void> => {
         let reached: Array<string> | undefined
-        for (const token of engine.priceTokens()) {
-          if (engine.priceMayFire(token, observation.prices.priceUsd(token))) (reached ??= []).push(token)
+        for (const reach of engine.priceReach()) {
+          const price = observation.prices.priceUsd(reach.token)
+          if (price >= reach.above || price <= reach.below) (reached ??= []).push(reach.token)
         }
-        const minute = observation.at % MINUTE_MS === 0
+        const minute = engine.watchesAggregates && observation.at % MINUTE_MS === 0
         if (reached === undefined && !minute && !whaleMayFire(observation.swaps)) return Effect.void
         const firing = new Firing(observation.at)
         checkWhales(firing, observation.swaps)

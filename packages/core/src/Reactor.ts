@@ -21,7 +21,17 @@ export const MarketReactorLive = Layer.effect(
           trades.apply(tradeId, event),
           (trade) => trade.orderId === null ? Effect.void : orders.settle(trade)
         ),
-      onMarket: (observation) => Effect.andThen(monitor.observe(observation), orders.observe(observation.at))
+      // Both watchers answer `Effect.void` when the observation asks nothing of them (most ticks):
+      // the loop then gets `Effect.void` back, with no step for the runtime to run.
+      onMarket: (observation) => {
+        const alerts = monitor.observe(observation)
+        const orderWatch = orders.observe(observation.at)
+        return orderWatch === Effect.void
+          ? alerts
+          : alerts === Effect.void
+          ? orderWatch
+          : Effect.andThen(alerts, orderWatch)
+      }
     }
   })
 )

@@ -38,6 +38,11 @@ export class Wallets extends Context.Service<Wallets, {
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<WalletInfo>>
   /** Every token the wallet holds or has held, in base units. */
   readonly balances: (accountId: string, network: Network) => Effect.Effect<ReadonlyMap<string, Balance>>
+  /**
+   * A number that changes whenever a balance of the account's wallets changes: what lets a reader
+   * keep what it derived from the balances until they move.
+   */
+  readonly revision: (accountId: string) => Effect.Effect<number>
   /** Moves `amount` from free to reserved under `holdId`, or fails without moving anything. */
   readonly reserve: (hold: Hold) => Effect.Effect<void, InsufficientBalance>
   /** Returns a hold's funds to free balance (a cancelled order, a trade that never started). */

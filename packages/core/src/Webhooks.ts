@@ -1,21 +1,24 @@
 /**
- * Webhook subscriptions: create (the `whsec_` secret is shown once), list, delete, and read a
- * subscription's delivery log (docs/alerts.md#webhooks).
+ * Webhook subscriptions: create (the `whsec_` secret is shown once; the URL must be one the
+ * transport may deliver to), list, delete, and read a subscription's delivery log
+ * (docs/alerts.md#webhooks).
  */
 import { Context, Effect, Layer, Option } from "effect"
-import { WebhookNotFound } from "./Errors.ts"
+import { invalid, type ValidationFailed, WebhookNotFound } from "./Errors.ts"
 import { IdGenerator } from "./Ids.ts"
 import { MarketClock } from "./MarketClock.ts"
 import type { Page } from "./Page.ts"
 import { WebhookDeliveryRepository, WebhookRepository } from "./Repositories.ts"
 import { type CreateWebhookBody, type ListDeliveriesQuery, pageLimits } from "./Requests.ts"
 import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
+import { WebhookTransport } from "./WebhookTransport.ts"
 
 /** Random bytes of a signing secret, as base62: 32 characters carry about 190 bits. */
 const SECRET_LENGTH = 32
 
 export class Webhooks extends Context.Service<Webhooks, {
-  readonly create: (accountId: string, body: CreateWebhookBody) => Effect.Effect<WebhookRecord>
+  /** Fails with `ValidationFailed` on `url` when the transport refuses the URL's host. */
+  readonly create: (accountId: string, body: CreateWebhookBody) => Effect.Effect<WebhookRecord, ValidationFailed>
   readonly list: (accountId: string) => Effect.Effect<ReadonlyArray<WebhookRecord>>
   readonly remove: (accountId: string, id: string) => Effect.Effect<void, WebhookNotFound>
   readonly deliveries: (
@@ -31,8 +34,10 @@ export class Webhooks extends Context.Service<Webhooks, {
       const deliveryLog = yield* WebhookDeliveryRepository
       const ids = yield* IdGenerator
       const clock = yield* MarketClock
+      const transport = yield* WebhookTransport
 
       const create = Effect.fn("Webhooks.create")(function*(accountId: string, body: CreateWebhookBody) {
+        yield* Effect.mapError(transport.checkUrl(body.url), (refused) => invalid("url", refused.reason))
         const webhook: WebhookRecord = {
           id: yield* ids.next("webhook"),
           accountId,

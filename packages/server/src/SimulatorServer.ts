@@ -4,7 +4,7 @@
  * seeded from it. In realtime mode a driver moves the market clock with the wall clock; in manual
  * mode nothing moves until `/v1/sim/clock/advance`.
  */
-import { WebhookSenderLive } from "@swapdesk/channels"
+import { layerWebhookSender } from "@swapdesk/channels"
 import { ApiKeyRepository, ChannelTransport, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
 import {
   ApiMiddlewares,
@@ -115,10 +115,14 @@ export interface SimulatorAppOptions<P extends RequestPath, E = never> extends S
 const Restore = Layer.effectDiscard(Effect.flatMap(JournalReplay, (replay) => replay.restore))
 
 /**
- * Webhooks over real HTTP, and no real notification channel: notifications are recorded in the
- * outbox only. `main.ts` adds the channels the settings configure.
+ * Webhooks over real HTTP to any host (on the simulator, loopback receivers are how tests listen),
+ * and no real notification channel: notifications are recorded in the outbox only. `main.ts` adds
+ * the channels the settings configure, and the address rule when `WEBHOOK_ALLOW_PRIVATE_URLS=false`.
  */
-export const webhooksOnly: SimulatorAdapters = Layer.merge(ChannelTransport.layerNone, WebhookSenderLive)
+export const webhooksOnly: SimulatorAdapters = Layer.merge(
+  ChannelTransport.layerNone,
+  layerWebhookSender({ allowPrivateUrls: true })
+)
 
 /**
  * Everything the standalone server runs on a scenario, the trading interface at `/` included;

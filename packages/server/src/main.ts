@@ -7,7 +7,8 @@
  * configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`, `FCM_SERVICE_ACCOUNT` and their companions:
  * docs/alerts.md#channels). Off a loopback `HOST` the `/v1/sim` routes take
  * `SIM_CONTROL_KEY` (generated and printed once when unset); `SIM_LOG_MAX` bounds the event log and
- * the outbox, `CORS_ORIGINS` lists the origins browsers may call from. On SIGINT or SIGTERM it stops
+ * the outbox, `CORS_ORIGINS` lists the origins browsers may call from, and
+ * `WEBHOOK_ALLOW_PRIVATE_URLS=false` refuses webhook URLs that reach private addresses. On SIGINT or SIGTERM it stops
  * accepting connections, answers every request received or arriving on an open connection with
  * `Connection: close`, and exits 0 (`GracefulShutdown.ts`).  It keeps its records in
  * `DATABASE_URL` (`sqlite:<file>` or `postgres://...`; in memory when unset: docs/storage.md), a
@@ -18,7 +19,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { loadChannels, WebhookSenderLive } from "@swapdesk/channels"
+import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
 import {
   ClientErrors,
@@ -71,7 +72,8 @@ const settings = Config.all({
   controlKey: Config.String("SIM_CONTROL_KEY").pipe(Config.withDefault("")),
   logMax: Config.String("SIM_LOG_MAX").pipe(Config.withDefault("")),
   corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault("")),
-  databaseUrl: Config.String("DATABASE_URL").pipe(Config.withDefault(""))
+  databaseUrl: Config.String("DATABASE_URL").pipe(Config.withDefault("")),
+  allowPrivateUrls: Config.String("WEBHOOK_ALLOW_PRIVATE_URLS").pipe(Config.withDefault(""))
 })
 
 /**
@@ -120,6 +122,22 @@ const parseCorsOrigins = (text: string): Effect.Effect<ReadonlyArray<string>, St
     ? Effect.fail(new StartupFailure({ message: `CORS_ORIGINS: ${origins}` }))
     : Effect.succeed(origins)
 }
+
+/**
+ * `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`. Unset, the simulator's default: any host, as
+ * local receivers are how its users test; `false` applies the address rule (docs/alerts.md#webhooks)
+ * for a simulator that untrusted callers can reach.
+ */
+const parseAllowPrivateUrls = (text: string): Effect.Effect<boolean, StartupFailure> =>
+  text === "" || text === "true"
+    ? Effect.succeed(true)
+    : text === "false"
+    ? Effect.succeed(false)
+    : Effect.fail(
+      new StartupFailure({
+        message: `WEBHOOK_ALLOW_PRIVATE_URLS must be true or false (found ${JSON.stringify(text)})`
+      })
+    )
 
 /** A URL with its password hidden, for messages. */
 const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
@@ -242,6 +260,7 @@ const program = Effect.gen(function*() {
   const requestPath = yield* parseRequestPath(requestPathText)
   const logMax = yield* parseLogMax(more.logMax)
   const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
+  const allowPrivateUrls = yield* parseAllowPrivateUrls(more.allowPrivateUrls)
   const scenario = yield* loadScenario(scenarioPath)
   // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
   // before the address is logged; they close when the server stops.
@@ -268,7 +287,7 @@ const program = Effect.gen(function*() {
   const nodeServer = createServer({ requireHostHeader: false })
   const shutdown = gracefulShutdown(nodeServer)
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), WebhookSenderLive)
+  const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), layerWebhookSender({ allowPrivateUrls }))
   const app = ClientErrors(nodeServer).pipe(
     Layer.provideMerge(simulatorApp(scenario, {
       requestPath,

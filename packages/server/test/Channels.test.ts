@@ -8,7 +8,7 @@
 // market nor another alert's notification.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, describe, it } from "@effect/vitest"
-import { loadChannels, WebhookSenderLive } from "@swapdesk/channels"
+import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport } from "@swapdesk/core"
 import { serve } from "@swapdesk/http"
 import type { ScenarioFile } from "@swapdesk/simulator"
@@ -43,7 +43,10 @@ const world = Effect.gen(function*() {
     FCM_API_URL: providers.base
   }
   const channels = yield* loadChannels.pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(settings))))
-  const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), WebhookSenderLive)
+  const adapters = Layer.merge(
+    Layer.succeed(ChannelTransport, channels),
+    layerWebhookSender({ allowPrivateUrls: true })
+  )
   const server = serve(simulatorApp(scenario, { adapters })).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
   return { smtp, providers, server }
 })

@@ -156,6 +156,31 @@ describe("the standalone server", () => {
   }, 30_000)
 
   it(
+    "WEBHOOK_ALLOW_PRIVATE_URLS=false refuses loopback webhook URLs; unset, the simulator takes them; another value stops the start",
+    async () => {
+      const bad = await refusedStart({ PORT: "0", WEBHOOK_ALLOW_PRIVATE_URLS: "no" })
+      assert.strictEqual(bad.code, 1, bad.stderr)
+      assert.strictEqual(bad.stderr, `swapdesk: WEBHOOK_ALLOW_PRIVATE_URLS must be true or false (found "no")\n`)
+      const scenario = writeScenario("webhooks.json", testScenario)
+      for (const [setting, expected] of [["false", 400], ["", 201], ["true", 201]] as const) {
+        const running = await start({ SCENARIO: scenario, WEBHOOK_ALLOW_PRIVATE_URLS: setting })
+        try {
+          const created = await json(running, "POST", "/v1/webhooks", {
+            url: "http://127.0.0.1:9/hooks",
+            events: ["trade.confirmed"]
+          }, keys.aliceAll)
+          assert.strictEqual(created.status, expected, `WEBHOOK_ALLOW_PRIVATE_URLS=${setting}`)
+          if (expected === 400) assert.strictEqual(created.body.error.details[0].path, "url")
+        } finally {
+          running.child.kill("SIGTERM")
+          await running.exited
+        }
+      }
+    },
+    60_000
+  )
+
+  it(
     "refuses a CORS_ORIGINS entry that is not an origin, or a SIM_LOG_MAX out of range, in one line, exit 1",
     async () => {
       const cors = await refusedStart({ PORT: "0", CORS_ORIGINS: "https://ok.example, https://app.example/path" })

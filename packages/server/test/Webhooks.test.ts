@@ -4,11 +4,15 @@
 // is `{ type, timestamp, data }` with the alert's list view for `alert.triggered` and the single-trade view for
 // `trade.confirmed`; only subscribed events are sent; a receiver that fails is retried on the market clock (5 s,
 // then 5 min) with the same `webhook-id`, each attempt logged in the deliveries list; delete, foreign ids and the URL
-// rule answer as the contract says.
+// rule answer as the contract says. With the address rule on (`WEBHOOK_ALLOW_PRIVATE_URLS=false`, a DNS stand-in
+// answering for made-up names), loopback, private, link-local and unique-local hosts are 400 in every spelling, and a
+// name re-pointed at a loopback receiver after its creation is refused at delivery: the receiver hears nothing.
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { layerWebhookSender, type ResolveAll } from "@swapdesk/channels"
+import { ChannelTransport } from "@swapdesk/core"
+import { Effect, Layer } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { advance, call, keys, testServer } from "./harness.ts"
+import { advance, call, keys, testScenario, testServer } from "./harness.ts"
 import { eventually, type ReceivedRequest, webhookReceiver } from "./standIns.ts"
 
 /** Standard Webhooks verification, written from the scheme's text: HMAC-SHA256 keyed by the secret's base64 part. */
@@ -26,6 +30,27 @@ const verifies = (secret: string, request: ReceivedRequest): boolean => {
 
 const subscribe = (url: string, events: ReadonlyArray<string>, key: string = keys.aliceAll) =>
   call("POST", "/v1/webhooks", { key, body: { url, events } })
+
+/** A DNS stand-in: names answer what `table` says at the moment they are asked. */
+const dns = (table: Record<string, string>) => {
+  const asked: Array<string> = []
+  const resolveAll: ResolveAll = async (hostname) => {
+    asked.push(hostname)
+    const address = table[hostname]
+    if (address === undefined) {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" })
+    }
+    return [{ address, family: address.includes(":") ? 6 : 4 }]
+  }
+  return { asked, resolveAll, table }
+}
+const ruledServer = (resolveAll: ResolveAll) =>
+  testServer(testScenario, {
+    adapters: Layer.merge(
+      ChannelTransport.layerNone,
+      layerWebhookSender({ allowPrivateUrls: false, resolveAll })
+    )
+  })
 
 describe("webhooks", () => {
   it.live("alert.triggered and trade.confirmed arrive signed, with the contract's bodies", () =>
@@ -170,4 +195,80 @@ describe("webhooks", () => {
       const scope = yield* subscribe("https://example.com/hooks", ["trade.failed"], keys.aliceAlerts)
       assert.strictEqual(scope.status, 403)
     }).pipe(Effect.provide(testServer())))
+
+  describe("with the address rule (WEBHOOK_ALLOW_PRIVATE_URLS=false)", () => {
+    it.live("hosts that are not public are 400 VALIDATION_ERROR on url, in every spelling; public ones are taken", () => {
+      const names = dns({ "internal.test": "192.168.1.10", "public.test": "93.184.215.14", "v6.test": "fd00::5" })
+      return Effect.gen(function*() {
+        for (
+          const url of [
+            "http://127.0.0.1:9/hooks",
+            "http://localhost:4000/hooks",
+            "http://api.localhost/hooks",
+            "http://2130706433/hooks",
+            "http://0x7f.0.0.1/hooks",
+            "http://0177.0.0.1/hooks",
+            "http://127.1/hooks",
+            "http://[::1]/hooks",
+            "http://[::ffff:127.0.0.1]/hooks",
+            "http://[::ffff:a9fe:a9fe]/latest/meta-data",
+            "http://169.254.169.254/latest/meta-data",
+            "https://10.0.0.1/hooks",
+            "https://172.20.0.3/hooks",
+            "http://[fe80::1]/hooks",
+            "http://[fd00::1]/hooks",
+            "http://0.0.0.0/hooks",
+            "http://internal.test/hooks",
+            "http://v6.test/hooks",
+            "http://nowhere.test/hooks"
+          ]
+        ) {
+          const refused = yield* subscribe(url, ["trade.confirmed"])
+          assert.strictEqual(refused.status, 400, url)
+          assert.strictEqual(refused.body.error.code, "VALIDATION_ERROR", url)
+          assert.strictEqual(refused.body.error.details[0].path, "url", url)
+          assert.match(refused.body.error.details[0].message, /public address/, url)
+        }
+        for (
+          const url of ["http://93.184.215.14/hooks", "https://public.test/hooks", "https://[2606:4700::1111]/hooks"]
+        ) {
+          const taken = yield* subscribe(url, ["trade.confirmed"])
+          assert.strictEqual(taken.status, 201, `${url}: ${taken.text}`)
+        }
+        assert.strictEqual((yield* call("GET", "/v1/webhooks", { key: keys.aliceAll })).body.data.total, 3)
+      }).pipe(Effect.provide(ruledServer(names.resolveAll)))
+    })
+
+    it.live("a name re-pointed at a loopback receiver after creation is refused at delivery", () =>
+      Effect.scoped(Effect.gen(function*() {
+        const receiver = yield* webhookReceiver
+        const port = new URL(receiver.url).port
+        const names = dns({ "rebind.test": "93.184.215.14" })
+        yield* Effect.gen(function*() {
+          const created = yield* subscribe(`http://rebind.test:${port}/hooks`, ["alert.triggered"], keys.bobAll)
+          assert.strictEqual(created.status, 201, created.text)
+          // The name now answers the machine's own loopback, where the receiver listens.
+          names.table["rebind.test"] = "127.0.0.1"
+          yield* call("POST", "/v1/alerts", {
+            key: keys.bobAll,
+            body: { type: "whale", token: "BONK", minValueUsd: 1_000_000, channel: "telegram" }
+          })
+          yield* call("POST", "/v1/sim/whales", { body: { token: "BONK", network: "solana", valueUsd: 2_000_000 } })
+          const log = () => call("GET", `/v1/webhooks/${created.body.data.id}/deliveries`, { key: keys.bobAll })
+          for (let i = 0; i < 250 && (yield* log()).body.data.deliveries[0]?.status !== "failed"; i++) {
+            yield* Effect.sleep("20 millis")
+          }
+          const [attempt] = (yield* log()).body.data.deliveries
+          assert.strictEqual(attempt.status, "failed")
+          assert.isNull(attempt.responseStatus)
+          assert.isNotNull(attempt.nextAttemptAt, "a refused attempt is retried like any failure")
+          assert.strictEqual(receiver.received.length, 0, "the delivery reached the loopback receiver")
+          assert.deepStrictEqual(
+            names.asked,
+            ["rebind.test", "rebind.test"],
+            "resolved once to create, once to deliver"
+          )
+        }).pipe(Effect.provide(ruledServer(names.resolveAll)))
+      })))
+  })
 })

@@ -52,6 +52,7 @@ const wallets = Layer.effect(
     wallet: (accountId, network) => Effect.sync(() => Option.fromNullishOr(sim.wallets.wallet(accountId, network))),
     list: (accountId) => Effect.sync(() => sim.wallets.list(accountId)),
     balances: (accountId, network) => Effect.sync(() => sim.wallets.balances(accountId, network)),
+    revision: (accountId) => Effect.sync(() => sim.wallets.revision(accountId)),
     reserve: (hold) =>
       Effect.suspend(() => {
         const refused = sim.wallets.reserve(hold)

@@ -30,12 +30,18 @@ export interface RunningServer {
   readonly stop: () => Promise<void>
 }
 
-/** Starts `packages/server/src/main.ts` on `scenario` at an ephemeral loopback port. */
-export const startServer = (scenario: ScenarioFile = manualScenario): Promise<RunningServer> => {
+/**
+ * Starts `packages/server/src/main.ts` on `scenario` at an ephemeral loopback port, with `env` over
+ * the defaults (`HOST: "0.0.0.0"` listens beyond loopback; the page is still reached at 127.0.0.1).
+ */
+export const startServer = (
+  scenario: ScenarioFile = manualScenario,
+  env: Readonly<Record<string, string>> = {}
+): Promise<RunningServer> => {
   const file = join(mkdtempSync(join(tmpdir(), "swapdesk-web-")), "scenario.json")
   writeFileSync(file, JSON.stringify(scenario))
   const child = spawn(process.execPath, [join(root, "packages/server/src/main.ts")], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: file },
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: file, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   return new Promise((resolve, reject) => {
@@ -46,7 +52,7 @@ export const startServer = (scenario: ScenarioFile = manualScenario): Promise<Ru
       if (match === null) return
       child.stdout.off("data", onData)
       resolve({
-        url: match[1]!,
+        url: match[1]!.replace("//0.0.0.0:", "//127.0.0.1:"),
         stop: () =>
           new Promise((done) => {
             child.once("exit", () => done())

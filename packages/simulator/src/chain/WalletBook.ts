@@ -91,6 +91,8 @@ export class WalletBook {
   private readonly wallets = new Map<string, WalletState>()
   private readonly byAccount = new Map<string, Array<WalletState>>()
   private readonly holds = new Map<string, Hold>()
+  /** Per account, how many times its balances changed: `revision`. */
+  private readonly revisions = new Map<string, number>()
 
   constructor(wallets: ReadonlyArray<WalletSpec>) {
     for (const spec of wallets) {
@@ -133,6 +135,15 @@ export class WalletBook {
     return out
   }
 
+  /** Changes whenever a balance of the account's wallets changes (`Wallets.revision`). */
+  revision(accountId: string): number {
+    return this.revisions.get(accountId) ?? 0
+  }
+
+  private touch(accountId: string): void {
+    this.revisions.set(accountId, (this.revisions.get(accountId) ?? 0) + 1)
+  }
+
   /** The free (unreserved) balance of one token; 0 for a token or wallet never seen. */
   free(accountId: string, network: Network, token: string): bigint {
     return this.wallets.get(walletKey(accountId, network))?.lines.get(token)?.free ?? 0n
@@ -166,6 +177,7 @@ export class WalletBook {
     line.free -= hold.amount
     line.reserved += hold.amount
     this.holds.set(hold.holdId, hold)
+    this.touch(hold.accountId)
     return undefined
   }
 
@@ -182,6 +194,7 @@ export class WalletBook {
     line.reserved -= hold.amount
     line.free += hold.amount
     this.holds.delete(holdId)
+    this.touch(hold.accountId)
     return true
   }
 
@@ -216,6 +229,7 @@ export class WalletBook {
     }
     output.received += amountOut
     output.free += amountOut
+    this.touch(hold.accountId)
     return { hold, tokenOut, amountOut }
   }
 
@@ -231,6 +245,7 @@ export class WalletBook {
     if (line.free < amount) defect(`${accountId}/${network} cannot pay ${amount} ${token} of gas from ${line.free}`)
     line.free -= amount
     line.gasBurned += amount
+    this.touch(accountId)
   }
 
   /** What the wallet held at the start: its scenario balances, in base units per token. */

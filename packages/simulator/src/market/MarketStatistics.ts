@@ -60,7 +60,8 @@ export class MarketStatistics {
 
   /** The market changed: cached answers are stale. */
   invalidate(): void {
-    this.cache.clear()
+    // Most ticks find it empty, and clearing a Map allocates a new table even then.
+    if (this.cache.size > 0) this.cache.clear()
   }
 
   /**

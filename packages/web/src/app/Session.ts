@@ -5,11 +5,12 @@
  * only the screens the server behind it can serve.
  */
 import { signal } from "@preact/signals"
-import { apiKey, get } from "./api/Api.ts"
+import { apiKey, controlKey, get } from "./api/Api.ts"
 import type { Health } from "./api/Types.ts"
 import { clockMode } from "./Clock.ts"
 
 const STORAGE_KEY = "swapdesk.apiKey"
+const CONTROL_STORAGE_KEY = "swapdesk.simControlKey"
 
 /**
  * The demo scenario's keys (README, "Demo accounts and keys"), offered only when the server says
@@ -33,6 +34,17 @@ export const isSimulator = (): boolean => health.value?.backend === "simulator"
 
 export const restoreSession = () => {
   apiKey.value = sessionStorage.getItem(STORAGE_KEY)
+  controlKey.value = sessionStorage.getItem(CONTROL_STORAGE_KEY)
+}
+
+/**
+ * Keeps the simulator's control key for this tab (null forgets it): what the `/v1/sim` routes take
+ * when the server listens off loopback.
+ */
+export const setControlKey = (key: string | null) => {
+  if (key === null) sessionStorage.removeItem(CONTROL_STORAGE_KEY)
+  else sessionStorage.setItem(CONTROL_STORAGE_KEY, key)
+  controlKey.value = key
 }
 
 /** Checks the key with the server (an invalid key is `401` even on a public route), then keeps it. */
@@ -45,6 +57,7 @@ export const signIn = async (key: string) => {
 export const signOut = () => {
   sessionStorage.removeItem(STORAGE_KEY)
   apiKey.value = null
+  setControlKey(null)
 }
 
 /** Reads the server's status and route list; a failure leaves the optional screens hidden. */
@@ -57,7 +70,7 @@ export const discover = async () => {
   ])
   if (status.status === "fulfilled") health.value = status.value
   if (isSimulator()) {
-    const clock = await get<{ readonly mode: "realtime" | "manual" }>("/sim/clock", undefined, { anonymous: true })
+    const clock = await get<{ readonly mode: "realtime" | "manual" }>("/sim/clock", undefined, { control: true })
       .catch(
         () => null
       )

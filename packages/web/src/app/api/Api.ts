@@ -44,6 +44,12 @@ export const serverClock = signal<{ readonly at: number; readonly receivedAt: nu
 /** The signed-in key; kept in `sessionStorage` only (Session.ts), never sent to any other origin. */
 export const apiKey = signal<string | null>(null)
 
+/**
+ * The simulator's control key (`SIM_CONTROL_KEY`), which its `/v1/sim` routes require when the
+ * server listens off loopback; kept in `sessionStorage` only (Session.ts), like the API key.
+ */
+export const controlKey = signal<string | null>(null)
+
 /** Where the API is: the `/v1` beside the page's own origin. */
 const apiBase = new URL("/v1", location.href).href
 
@@ -53,8 +59,13 @@ export interface RequestOptions {
   readonly query?: Query
   readonly body?: unknown
   readonly idempotencyKey?: string
-  /** Simulator control routes take no account key. */
+  /** Sent without any key (`GET /v1/health` before sign-in). */
   readonly anonymous?: boolean
+  /**
+   * A simulator control route (`/v1/sim/*`): sent with the control key when one is set, and with no
+   * key otherwise (a loopback server needs none), never with the account's key.
+   */
+  readonly control?: boolean
   /** A key to use instead of the signed-in one (checking a key before keeping it). */
   readonly key?: string
 }
@@ -87,7 +98,7 @@ const queryString = (query: Query | undefined): string => {
 /** Calls `method path` and answers the envelope's `data`, or fails with an `ApiError`. */
 export const call = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<Answer<T>> => {
   const headers: Record<string, string> = { accept: "application/json" }
-  const key = options.key ?? apiKey.value
+  const key = options.control === true ? controlKey.value : options.key ?? apiKey.value
   if (key !== null && options.anonymous !== true) headers.authorization = `Bearer ${key}`
   if (options.body !== undefined) headers["content-type"] = "application/json"
   if (options.idempotencyKey !== undefined) headers["idempotency-key"] = options.idempotencyKey

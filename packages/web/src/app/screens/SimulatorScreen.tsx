@@ -2,20 +2,23 @@
  * The simulator's control panel, shown only when `GET /v1/health` says the server runs on the
  * simulator: the market clock (now, mode, advance), a token's price, a whale swap, a network
  * fault, the approval of trades that wait for the wallet, the notification outbox and the event
- * log. It calls the `/v1/sim` routes, which take no account key on a loopback server.
+ * log. It calls the `/v1/sim` routes, which take no account key: on a loopback server they need
+ * none, off loopback the simulator's control key (`SIM_CONTROL_KEY`), which the user enters once per
+ * tab and which is kept in `sessionStorage` like the API key.
  */
 import { useSignal } from "@preact/signals"
-import { call, get } from "../api/Api.ts"
+import { ApiError, call, controlKey, get } from "../api/Api.ts"
 import { type Network, networks, type OutboxItem, type Page, type SimEvent, type Trade } from "../api/Types.ts"
 import { clockMode } from "../Clock.ts"
 import { short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
+import { setControlKey } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
 import { awaitsApproval, decideApproval } from "./SwapScreen.tsx"
 
-const sim = { anonymous: true } as const
+const sim = { control: true } as const
 const EVENTS_SHOWN = 50
 
 /** A form that runs one control call, then says what happened or shows the error. */
@@ -54,6 +57,49 @@ const Control = (
   )
 }
 
+/** Whether a control call was refused for want of the control key. */
+const needsControlKey = (error: unknown): boolean => error instanceof ApiError && error.status === 401
+
+/**
+ * The simulator's control key: asked for when the server refuses a control call (it listens off
+ * loopback), kept for the tab once entered, and forgotten on request.
+ */
+const ControlKey = ({ refused }: { readonly refused: boolean }) => {
+  const entered = useSignal("")
+  if (controlKey.value !== null) {
+    return (
+      <Section title="Control key">
+        <p>
+          The simulator's control routes are called with the control key kept for this tab.{" "}
+          {refused ? <strong>The server refused it: enter the right one.</strong> : null}
+        </p>
+        <button type="button" class="secondary" onClick={() => setControlKey(null)}>Forget control key</button>
+      </Section>
+    )
+  }
+  if (!refused) return null
+  return (
+    <Section title="Control key">
+      <form
+        class="stack"
+        aria-label="Control key"
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (entered.value.trim() !== "") setControlKey(entered.value.trim())
+          entered.value = ""
+        }}
+      >
+        <p>
+          This server listens beyond this machine, so its control routes take the key it printed at start
+          (<code>SIM_CONTROL_KEY</code>). It is kept for this tab only.
+        </p>
+        <TextField label="Simulator control key" type="password" value={entered.value} onInput={(value) => (entered.value = value)} required />
+        <button type="submit">Use control key</button>
+      </form>
+    </Section>
+  )
+}
+
 const units = [["1000", "seconds"], ["60000", "minutes"], ["3600000", "hours"], ["86400000", "days"]] as const
 type Unit = (typeof units)[number][0]
 
@@ -76,10 +122,11 @@ export const SimulatorScreen = () => {
   const eventsError = useSignal<unknown>(null)
   const after = useSignal(0)
 
+  // Read again at once when the control key changes, not at the next poll.
   usePoll(async () => {
     await clock.load(() => get("/sim/clock", undefined, sim))
     if (clock.data !== undefined) clockMode.value = clock.data.mode
-  }, 2_000, [])
+  }, 2_000, [controlKey.value])
 
   usePoll(
     () =>
@@ -139,6 +186,7 @@ export const SimulatorScreen = () => {
   return (
     <div class="screen">
       <h1>Simulator</h1>
+      <ControlKey refused={needsControlKey(clock.error)} />
       <div class="grid">
         <Section title="Market clock">
           <ErrorBox error={clock.error} />

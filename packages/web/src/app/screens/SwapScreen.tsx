@@ -52,7 +52,7 @@ export const TradeStatus = ({ trade }: { readonly trade: Trade }) => (
 
 /** Decides a trade waiting for approval in the simulated wallet (simulator only). */
 export const decideApproval = (tradeId: string, approve: boolean) =>
-  call("POST", "/sim/approvals", { body: { tradeId, approve }, anonymous: true })
+  call("POST", "/sim/approvals", { body: { tradeId, approve }, control: true })
 
 export const SwapScreen = () => {
   const tokenIn = useSignal("SOL")
