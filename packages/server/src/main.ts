@@ -37,10 +37,9 @@ import {
   type ScenarioFile,
   type SimulatorRepositories
 } from "@swapdesk/simulator"
-import { acquireSimulatorLock, layerSqlRepositories, SqlStore } from "@swapdesk/store"
+import { acquireSimulatorLock, SqlStore } from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
-import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -130,8 +129,7 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<SimulatorRepositorie
   }).pipe(Effect.map((location) => {
     const client = SqlStore.layerClient(location).pipe(
       Layer.catchCause((cause) =>
-        Layer.effect(
-          SqlClient.SqlClient,
+        Layer.effectContext(
           Effect.fail(
             new StartupFailure({ message: `${label}: cannot open it (${Cause.pretty(cause).split("\n")[0]})` })
           )
@@ -147,7 +145,7 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<SimulatorRepositorie
         })
       )
     ))
-    return Layer.merge(layerSqlRepositories, lock).pipe(Layer.provide(client))
+    return Layer.merge(SqlStore.layerRepositories, lock).pipe(Layer.provide(client))
   }))
 }
 

@@ -94,8 +94,37 @@ const simulatorOwner = Effect.gen(function*() {
   )`
 })
 
+// PostgreSQL: the revision the caches compare (StoreRevision), moved on in the same transaction as
+// any change to a key or an account. A key's last use (written once a second) is not a change a
+// cache depends on, so it leaves the revision alone. SQLite needs none: its `data_version` does this.
+const cacheRevision = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      Effect.gen(function*() {
+        yield* sql`CREATE TABLE swapdesk_revision (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)`
+        yield* sql`INSERT INTO swapdesk_revision (id, n) VALUES (1, 0)`
+        yield* sql.unsafe(`CREATE FUNCTION swapdesk_bump_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN UPDATE swapdesk_revision SET n = n + 1 WHERE id = 1; RETURN NULL; END $$`)
+        yield* sql.unsafe(`CREATE TRIGGER swapdesk_accounts_revision AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+          ON swapdesk_accounts FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`)
+        yield* sql.unsafe(`CREATE TRIGGER swapdesk_api_keys_revision AFTER INSERT OR DELETE OR TRUNCATE
+          ON swapdesk_api_keys FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`)
+        yield* sql.unsafe(`CREATE TRIGGER swapdesk_api_keys_revision_update AFTER UPDATE ON swapdesk_api_keys
+          FOR EACH ROW WHEN (OLD.doc IS DISTINCT FROM NEW.doc OR OLD.revoked_at IS DISTINCT FROM NEW.revoked_at
+            OR OLD.secret_hash IS DISTINCT FROM NEW.secret_hash OR OLD.account_id IS DISTINCT FROM NEW.account_id)
+          EXECUTE FUNCTION swapdesk_bump_revision()`)
+      }),
+    orElse: () => Effect.void
+  })
+})
+
 /** Every migration, by `<id>_<name>`. */
-export const migrations = Migrator.fromRecord({ "1_initial": initial, "2_simulator_owner": simulatorOwner })
+export const migrations = Migrator.fromRecord({
+  "1_initial": initial,
+  "2_simulator_owner": simulatorOwner,
+  "3_cache_revision": cacheRevision
+})
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */
 export const migrate = Migrator.make({})({ loader: migrations, table: "swapdesk_migrations" })

@@ -4,13 +4,14 @@
  * Effect SQLite drivers do not load with effect 4.1 (docs/decisions.md); this adapter needs no
  * native addon.
  */
-import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
+import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
 import { classifySqliteError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
 import { DatabaseSync } from "node:sqlite"
+import { sqliteRevision, StoreRevision } from "./StoreRevision.ts"
 
 /** Settings of a SQLite store. */
 export interface SqliteClientConfig {
@@ -27,10 +28,13 @@ const bindable = (params: ReadonlyArray<unknown>): Array<any> =>
 const failure = (cause: unknown, operation: string) =>
   new SqlError({ reason: classifySqliteError(cause, { message: `SQLite: ${operation} failed`, operation }) })
 
-/** A `SqlClient` on one `node:sqlite` connection, closed with the scope. */
+/**
+ * A `SqlClient` on one `node:sqlite` connection, closed with the scope, and that connection's
+ * {@link StoreRevision} (`PRAGMA data_version`: what other connections committed).
+ */
 export const make = (
   config: SqliteClientConfig
-): Effect.Effect<SqlClient.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+): Effect.Effect<Context.Context<SqlClient.SqlClient | StoreRevision>, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
       Effect.try({
@@ -79,7 +83,7 @@ export const make = (
       semaphore,
       isTransaction: () => db.isTransaction
     })
-    return yield* SqlClient.make({
+    const client = yield* SqlClient.make({
       ...acquirers,
       compiler: Statement.makeCompilerSqlite(),
       driver: "node:sqlite",
@@ -88,8 +92,13 @@ export const make = (
       // of one failing when it upgrades a read to a write.
       beginTransaction: "BEGIN IMMEDIATE"
     })
+    // Synchronous and outside the semaphore: a read of the connection's state, not a statement
+    // that could interleave with a transaction.
+    const dataVersion = db.prepare("PRAGMA data_version")
+    const revision = sqliteRevision(() => (dataVersion.get() as { readonly data_version: number }).data_version)
+    return Context.make(SqlClient.SqlClient, client).pipe(Context.add(StoreRevision, revision))
   })
 
-/** The `SqlClient` layer of a SQLite file. */
-export const layer = (config: SqliteClientConfig): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  Layer.effect(SqlClient.SqlClient, make(config)).pipe(Layer.provide(Reactivity.layer))
+/** The `SqlClient` layer of a SQLite file, with its {@link StoreRevision}. */
+export const layer = (config: SqliteClientConfig): Layer.Layer<SqlClient.SqlClient | StoreRevision, SqlError> =>
+  Layer.effectContext(make(config)).pipe(Layer.provide(Reactivity.layer))

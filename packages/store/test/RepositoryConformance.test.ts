@@ -1,7 +1,8 @@
 // Proves that the in-memory, SQLite and PostgreSQL stores answer every repository port of core alike:
 // the same tests run against the three (SQLite on a temporary file, PostgreSQL on the database in
 // SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides, a fresh schema per test), and on the two SQL stores the idempotency and
-// revocation invariants hold across two clients with their own connections.
+// revocation invariants hold across two clients with their own connections, and the caches in front
+// of keys, accounts and final trades read again what another client changed, even by plain SQL.
 import {
   AccountRepository,
   AlertRepository,
@@ -469,6 +470,89 @@ for (const store of stores) {
           await two.dispose()
         }
       })
+
+      it.runIf(store.sql)(
+        "reads a cached key and account again once another client changed them, even by plain SQL",
+        async () => {
+          const one = ManagedRuntime.make(store.layer(location))
+          const two = ManagedRuntime.make(store.layer(location))
+          try {
+            const principal = () =>
+              two.runPromise(Effect.all([
+                Effect.flatMap(service(ApiKeyRepository), (r) => r.findByHash("hash-key_1")),
+                Effect.flatMap(service(AccountRepository), (r) => r.get("acc_1"))
+              ]))
+            await one.runPromise(Effect.gen(function*() {
+              yield* (yield* AccountRepository).save({
+                id: "acc_1",
+                plan: "free",
+                notifications: { email: null, telegram: null, push: null }
+              })
+              yield* (yield* ApiKeyRepository).insert(key("key_1", "acc_1", 1))
+            }))
+            // Read twice: the second answer comes from the cache.
+            await principal()
+            const [before, account] = await principal()
+            expect(Option.getOrThrow(before).revokedAt).toBeNull()
+            expect(Option.getOrThrow(account).plan).toBe("free")
+            // The other client changes both without the ports, as an operator's SQL session would.
+            await Effect.runPromise(
+              Effect.gen(function*() {
+                const sql = yield* SqlClient.SqlClient
+                yield* sql`UPDATE swapdesk_api_keys SET revoked_at = 9, doc = ${
+                  JSON.stringify({ ...key("key_1", "acc_1", 1), revokedAt: 9 })
+                } WHERE id = 'key_1'`
+                yield* sql`UPDATE swapdesk_accounts SET doc = ${
+                  JSON.stringify({
+                    id: "acc_1",
+                    plan: "pro",
+                    notifications: { email: null, telegram: null, push: null }
+                  })
+                } WHERE id = 'acc_1'`
+              }).pipe(Effect.provide(SqlStore.layerClient(SqlStore.parseDatabaseUrl(location))), Effect.orDie)
+            )
+            const [after, upgraded] = await principal()
+            expect(Option.getOrThrow(after).revokedAt).toBe(9)
+            expect(Option.getOrThrow(upgraded).plan).toBe("pro")
+          } finally {
+            await one.dispose()
+            await two.dispose()
+          }
+        }
+      )
+
+      it.runIf(store.sql)(
+        "keeps answering a final trade after the database lost it, and never a pending one",
+        async () => {
+          const runtime = ManagedRuntime.make(store.layer(location))
+          try {
+            const read = () =>
+              runtime.runPromise(
+                Effect.flatMap(service(TradeRepository), (r) =>
+                  Effect.all([r.get("acc_1", "trd_done"), r.get("acc_2", "trd_done"), r.getById("trd_open")]))
+              )
+            await runtime.runPromise(Effect.flatMap(service(TradeRepository), (r) =>
+              Effect.all([
+                r.insert(trade("trd_done", "acc_1", 1, { stage: "confirmed", amountOut: 5n })),
+                r.insert(trade("trd_open", "acc_1", 2))
+              ])))
+            await read()
+            // Removed behind the store's back: only what the cache holds can still answer.
+            await Effect.runPromise(
+              Effect.gen(function*() {
+                const sql = yield* SqlClient.SqlClient
+                yield* sql`DELETE FROM swapdesk_trades`
+              }).pipe(Effect.provide(SqlStore.layerClient(SqlStore.parseDatabaseUrl(location))), Effect.orDie)
+            )
+            const [done, foreign, open] = await read()
+            expect(Option.getOrThrow(done).amountOut).toBe(5n)
+            expect(Option.isNone(foreign)).toBe(true)
+            expect(Option.isNone(open)).toBe(true)
+          } finally {
+            await runtime.dispose()
+          }
+        }
+      )
 
       it.runIf(store.sql)("keeps every record across a restart of the store", async () => {
         await run(Effect.gen(function*() {
