@@ -7,6 +7,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { AccountWritesSql } from "./AccountWritesSql.ts"
 import { layerCachedRepositories } from "./CachedRepositories.ts"
 import { migrate } from "./Migrations.ts"
 import * as SqliteClient from "./SqliteClient.ts"
@@ -48,9 +49,12 @@ export const layerClient = (
 
 /**
  * Every repository port of core on the client in context, keys, accounts and final trades read
- * through caches (CachedRepositories).
+ * through caches (CachedRepositories), and `AccountWrites` holding an account in a transaction.
  */
-export const layerRepositories = layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories))
+export const layerRepositories = Layer.merge(
+  layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories)),
+  AccountWritesSql
+)
 
 /** Every repository port of core, kept at `location`. */
 export const layer = (location: StoreLocation) => layerRepositories.pipe(Layer.provideMerge(layerClient(location)))

@@ -10,7 +10,7 @@ import { SqlClient } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
 import { classifySqliteError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
-import { DatabaseSync } from "node:sqlite"
+import { DatabaseSync, type StatementSync } from "node:sqlite"
 import { sqliteRevision, StoreRevision } from "./StoreRevision.ts"
 
 /** Settings of a SQLite store. */
@@ -20,6 +20,9 @@ export interface SqliteClientConfig {
   /** How long a statement waits for another process's write lock, in milliseconds. */
   readonly busyTimeoutMs?: number
 }
+
+/** How many compiled statements a connection keeps (the texts a list's filters combine into are few). */
+const PREPARED_MAX = 500
 
 // node:sqlite binds numbers, bigints, strings, null and bytes; booleans become 0/1.
 const bindable = (params: ReadonlyArray<unknown>): Array<any> =>
@@ -51,14 +54,23 @@ export const make = (
       }),
       (db) => Effect.sync(() => db.close())
     )
+    // The repositories send the same few statement texts over and over: each is compiled once.
+    const prepared = new Map<string, { readonly statement: StatementSync; readonly returnsRows: boolean }>()
+    const prepare = (sql: string) => {
+      const known = prepared.get(sql)
+      if (known !== undefined) return known
+      const statement = db.prepare(sql)
+      const compiled = { statement, returnsRows: statement.columns().length > 0 }
+      if (prepared.size >= PREPARED_MAX) prepared.delete(prepared.keys().next().value!)
+      prepared.set(sql, compiled)
+      return compiled
+    }
     const run = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<any>, SqlError> =>
       Effect.try({
         try: () => {
-          const statement = db.prepare(sql)
+          const { statement, returnsRows } = prepare(sql)
           // A statement that returns no columns (DDL, plain writes) runs; the others return rows.
-          return statement.columns().length === 0 ? (statement.run(...bindable(params)), []) : statement.all(
-            ...bindable(params)
-          )
+          return returnsRows ? statement.all(...bindable(params)) : (statement.run(...bindable(params)), [])
         },
         catch: (cause) => failure(cause, "execute")
       })

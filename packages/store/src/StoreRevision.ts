@@ -8,11 +8,11 @@
  *   It is answered from the connection's shared memory, a few hundred nanoseconds, on every request.
  * - PostgreSQL: the row of `swapdesk_revision`, which triggers on `swapdesk_api_keys` and
  *   `swapdesk_accounts` move on in the same transaction as the change (Migrations). Each read is
- *   one round trip, shared: every request that arrives while one is in flight waits for the next
- *   one, which starts after they arrived, so a commit that finished before a request arrived is
- *   always seen, and under load one round trip serves a whole batch of requests.
+ *   one round trip, shared: the requests that ask in the same turn of the event loop wait for one
+ *   read sent after all of them asked, so a commit that finished before a request arrived is always
+ *   seen, and under load one round trip serves a batch of requests.
  */
-import { Context, Deferred, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Deferred, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 
 export class StoreRevision extends Context.Service<StoreRevision, {
@@ -30,8 +30,8 @@ export const sqliteRevision = (read: () => number | bigint): StoreRevision["Serv
 })
 
 /**
- * The PostgreSQL revision on the `SqlClient` in context: one `SELECT` of `swapdesk_revision` at a
- * time, every request that arrived while it ran served by the next one.
+ * The PostgreSQL revision on the `SqlClient` in context: one `SELECT` of `swapdesk_revision` per
+ * turn of the event loop, shared by the requests that asked in that turn.
  */
 export const layerPostgres: Layer.Layer<StoreRevision, never, SqlClient.SqlClient> = Layer.effect(
   StoreRevision,
@@ -42,40 +42,21 @@ export const layerPostgres: Layer.Layer<StoreRevision, never, SqlClient.SqlClien
       Effect.map((rows) => String(rows[0]?.n ?? "0")),
       Effect.orDie
     )
-    // The read under way, and the one the requests that came after it started wait for.
-    let running: Deferred.Deferred<string> | undefined
-    let queued: Deferred.Deferred<string> | undefined
-    const start = (done: Deferred.Deferred<string>): Effect.Effect<void> => {
-      running = done
-      return Effect.asVoid(Effect.forkIn(
-        Effect.exit(read).pipe(Effect.flatMap((exit) =>
-          Effect.suspend(() => {
-            Deferred.doneUnsafe(done, exit)
-            const next = queued
-            queued = undefined
-            running = undefined
-            return next === undefined ? Effect.void : start(next)
-          })
-        )),
-        scope
-      ))
-    }
-    const current = Effect.suspend(() => {
-      if (running === undefined) {
-        const done = Deferred.makeUnsafe<string>()
-        return Effect.andThen(start(done), Deferred.await(done))
-      }
-      if (queued === undefined) queued = Deferred.makeUnsafe<string>()
-      return Deferred.await(queued)
+    // The read the requests of this turn of the event loop wait for, sent once they have all asked:
+    // it starts after each of them arrived, and one round trip answers them all.
+    let gathering: Deferred.Deferred<string> | undefined
+    const send = Effect.suspend(() => {
+      const done = gathering!
+      gathering = undefined
+      // Whatever ends the read (the store closing included) answers its waiters.
+      return Effect.onExit(read, (exit) => Effect.sync(() => Deferred.doneUnsafe(done, exit)))
     })
-    yield* Scope.addFinalizer(
-      scope,
-      Effect.sync(() => {
-        for (const waiting of [running, queued]) {
-          if (waiting !== undefined) Deferred.doneUnsafe(waiting, Exit.die("closed"))
-        }
-      })
-    )
+    const current = Effect.suspend(() => {
+      if (gathering !== undefined) return Deferred.await(gathering)
+      const done = Deferred.makeUnsafe<string>()
+      gathering = done
+      return Effect.andThen(Effect.forkIn(Effect.andThen(Effect.yieldNow, send), scope), Deferred.await(done))
+    })
     return StoreRevision.of({ current })
   })
 )

@@ -1,6 +1,7 @@
 /**
  * `@swapdesk/store`: the repository ports of `@swapdesk/core` on SQLite and PostgreSQL.
  */
+export * from "./AccountWritesSql.ts"
 export * from "./CachedRepositories.ts"
 export * from "./Migrations.ts"
 export * from "./RecordCodec.ts"

@@ -5,11 +5,17 @@
 // of keys, accounts and final trades read again what another client changed, even by plain SQL.
 import {
   AccountRepository,
+  AlertIndex,
   AlertRepository,
+  Alerts,
   ApiKeyRepository,
+  FREE_PLAN_ALERTS_MAX,
   IDEMPOTENCY_TTL_MS,
   IdempotencyStore,
+  IdGenerator,
+  idPrefixes,
   layerMemoryRepositories,
+  MarketClock,
   OrderRepository,
   TradeRepository,
   WebhookDeliveryRepository,
@@ -19,9 +25,12 @@ import type { AlertRecord, ApiKeyRecord, OrderRecord, TradeRecord, WebhookDelive
 import { SqlStore } from "@swapdesk/store"
 import { type Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { execFile } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 
 type Repositories =
@@ -194,6 +203,38 @@ const key = (
   revokedAt: null,
   ...overrides
 })
+
+const freeAccount = {
+  id: "acc_free",
+  plan: "free",
+  notifications: { email: "free@example.com", telegram: null, push: null }
+} as const
+const alertBody = { type: "price", token: "SOL", condition: "above", targetPrice: 1e9, channel: "email" } as const
+
+/** Runs alertRacer.ts on `location` in a process of its own; answers its outcomes. */
+const race = (location: string, count: number, startAt: number) =>
+  new Promise<ReadonlyArray<string>>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [fileURLToPath(new URL("alertRacer.ts", import.meta.url)), location, String(count), String(startAt)],
+      (error, stdout, stderr) =>
+        error === null ? resolve(JSON.parse(stdout)) : reject(new Error(`${error.message}\n${stderr}`))
+    )
+  })
+
+/** Ids that never collide between two clients, as a CSPRNG's do between two processes. */
+const randomIds = Layer.succeed(IdGenerator, {
+  next: (kind) => Effect.sync(() => `${idPrefixes[kind]}${randomUUID()}`),
+  token: (length) => Effect.sync(() => randomUUID().replaceAll("-", "").slice(0, length))
+})
+
+/** Core's alert use cases on a store: what a service running the library in each process builds. */
+const alertsOn = (repositories: Layer.Layer<Repositories>) =>
+  Alerts.layer.pipe(
+    Layer.provideMerge(AlertIndex.layer),
+    Layer.provideMerge(repositories),
+    Layer.provide(Layer.merge(MarketClock.layer, randomIds))
+  )
 
 const delivery = (id: string, createdAt: number): WebhookDeliveryRecord => ({
   id,
@@ -470,6 +511,50 @@ for (const store of stores) {
           await two.dispose()
         }
       })
+
+      it("never lets a Free account hold more than 5 alerts under concurrent creation", async () => {
+        // In memory: one store, one Alerts and its lock, 16 creations at once.
+        const runtime = ManagedRuntime.make(alertsOn(store.layer(location)))
+        try {
+          const outcomes = await runtime.runPromise(Effect.gen(function*() {
+            yield* (yield* AccountRepository).save(freeAccount)
+            const alerts = yield* Alerts
+            return yield* Effect.forEach(
+              Array.from({ length: 16 }),
+              () =>
+                Effect.match(alerts.create("acc_free", alertBody), {
+                  onFailure: (e) => e._tag,
+                  onSuccess: () => "Created"
+                }),
+              { concurrency: "unbounded" }
+            )
+          }))
+          expect(outcomes.filter((o) => o === "Created")).toHaveLength(FREE_PLAN_ALERTS_MAX)
+          expect(outcomes.filter((o) => o === "AlertLimitExceeded")).toHaveLength(16 - FREE_PLAN_ALERTS_MAX)
+        } finally {
+          await runtime.dispose()
+        }
+      })
+
+      it.runIf(store.sql)(
+        "never lets a Free account hold more than 5 alerts when two processes create them at once",
+        async () => {
+          // Two processes (alertRacer.ts), each with its own Alerts, lock and connections, 8 creations
+          // each from the same instant, each pausing 2 ms between its count and its write: only the
+          // database can keep them to the limit.
+          await run(Effect.flatMap(service(AccountRepository), (r) => r.save(freeAccount)))
+          const startAt = Date.now() + 4_000
+          const racers = await Promise.all([0, 1].map(() => race(location, 8, startAt)))
+          const outcomes = racers.flat()
+          expect(outcomes.filter((o) => o === "Created")).toHaveLength(FREE_PLAN_ALERTS_MAX)
+          expect(outcomes.filter((o) => o === "AlertLimitExceeded")).toHaveLength(16 - FREE_PLAN_ALERTS_MAX)
+          const stored = await run(
+            Effect.flatMap(service(AlertRepository), (r) => r.countByStatus("acc_free", ["active", "triggered"]))
+          )
+          expect(stored).toBe(FREE_PLAN_ALERTS_MAX)
+        },
+        30_000
+      )
 
       it.runIf(store.sql)(
         "reads a cached key and account again once another client changed them, even by plain SQL",
