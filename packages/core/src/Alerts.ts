@@ -83,6 +83,11 @@ export class Alerts extends Context.Service<Alerts, {
           : Effect.flatMap(repository.countByStatus(accountId, ["active", "triggered"]), (count) =>
             checkAlertLimit(plan, count))
 
+      // A write that takes a slot of a limited plan runs as one unit holding the account, in every
+      // process (AccountWrites); under an unlimited plan there is nothing to hold it against.
+      const limited = <A, E, R>(plan: Plan, accountId: string, write: Effect.Effect<A, E, R>) =>
+        alertLimitOf(plan) === undefined ? write : writes.serialize(accountId, write)
+
       const find = (accountId: string, id: string) =>
         repository.get(accountId, id).pipe(
           Effect.flatMap(Option.match({
@@ -93,28 +98,28 @@ export class Alerts extends Context.Service<Alerts, {
 
       const create = Effect.fn("Alerts.create")(function*(accountId: string, body: CreateAlertBody) {
         const rule = yield* resolveRule(body)
+        const write = Effect.gen(function*() {
+          const account = yield* requireChannel(accountId, body.channel)
+          yield* checkRoom(accountId, account.plan)
+          const now = yield* clock.now
+          const alert: AlertRecord = {
+            id: yield* ids.next("alert"),
+            accountId,
+            rule,
+            channel: body.channel,
+            status: "active",
+            createdAt: now,
+            triggeredAt: null,
+            armedAt: now
+          }
+          yield* repository.insert(alert)
+          return alert
+        })
         // Armed once the write is committed, still under the lock (a removal cannot disarm it first).
         return yield* lock.withPermits(1)(
-          writes.serialize(
-            accountId,
-            Effect.gen(function*() {
-              const account = yield* requireChannel(accountId, body.channel)
-              yield* checkRoom(accountId, account.plan)
-              const now = yield* clock.now
-              const alert: AlertRecord = {
-                id: yield* ids.next("alert"),
-                accountId,
-                rule,
-                channel: body.channel,
-                status: "active",
-                createdAt: now,
-                triggeredAt: null,
-                armedAt: now
-              }
-              yield* repository.insert(alert)
-              return alert
-            })
-          ).pipe(Effect.tap((alert) => Effect.sync(() => index.arm(alert))))
+          Effect.flatMap(accountOf(accountId), (account) => limited(account.plan, accountId, write)).pipe(
+            Effect.tap((alert) => Effect.sync(() => index.arm(alert)))
+          )
         )
       })
 
@@ -142,7 +147,8 @@ export class Alerts extends Context.Service<Alerts, {
           }
           if (alert.status === "active") return alert
           // Re-enabling takes a slot of the plan: checked and written as one unit, as a creation is.
-          const next = yield* writes.serialize(
+          const next = yield* limited(
+            (yield* accountOf(accountId)).plan,
             accountId,
             Effect.gen(function*() {
               const account = yield* requireChannel(accountId, alert.channel)
