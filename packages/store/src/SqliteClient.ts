@@ -21,6 +21,9 @@ export interface SqliteClientConfig {
   readonly busyTimeoutMs?: number
 }
 
+// Every statement any connection of this process ran: a revision read before one may be stale.
+let statementsRun = 0
+
 /** How many compiled statements a connection keeps (the texts a list's filters combine into are few). */
 const PREPARED_MAX = 500
 
@@ -69,6 +72,7 @@ export const make = (
       Effect.try({
         try: () => {
           const { statement, returnsRows } = prepare(sql)
+          statementsRun++
           // A statement that returns no columns (DDL, plain writes) runs; the others return rows.
           return returnsRows ? statement.all(...bindable(params)) : (statement.run(...bindable(params)), [])
         },
@@ -107,7 +111,10 @@ export const make = (
     // Synchronous and outside the semaphore: a read of the connection's state, not a statement
     // that could interleave with a transaction.
     const dataVersion = db.prepare("PRAGMA data_version")
-    const revision = sqliteRevision(() => (dataVersion.get() as { readonly data_version: number }).data_version)
+    const revision = sqliteRevision(
+      () => (dataVersion.get() as { readonly data_version: number }).data_version,
+      () => statementsRun
+    )
     return Context.make(SqlClient.SqlClient, client).pipe(Context.add(StoreRevision, revision))
   })
 

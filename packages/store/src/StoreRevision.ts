@@ -4,8 +4,8 @@
  * (CachedRepositories) compare it before answering, so a record changed elsewhere (a key revoked by
  * another process) is read again on the very next request, never served stale.
  *
- * - SQLite: `PRAGMA data_version`, which changes whenever another connection commits to the file.
- *   It is answered from the connection's shared memory, a few hundred nanoseconds, on every request.
+ * - SQLite: `PRAGMA data_version`, which changes whenever another connection commits to the file,
+ *   read once per synchronous run of the event loop (the requests it serves had all arrived).
  * - PostgreSQL: the row of `swapdesk_revision`, which triggers on `swapdesk_api_keys` and
  *   `swapdesk_accounts` move on in the same transaction as the change (Migrations). Each read is
  *   one round trip, shared: the requests that ask in the same turn of the event loop wait for one
@@ -24,10 +24,31 @@ export class StoreRevision extends Context.Service<StoreRevision, {
   readonly current: Effect.Effect<string>
 }>()("@swapdesk/store/StoreRevision") {}
 
-/** The revision of one SQLite connection: `read` runs `PRAGMA data_version` on it. */
-export const sqliteRevision = (read: () => number | bigint): StoreRevision["Service"] => ({
-  current: Effect.sync(() => String(read()))
-})
+/**
+ * The revision of one SQLite connection: `read` runs `PRAGMA data_version` on it (about 5 µs, as it
+ * looks at the write-ahead log). One read serves the requests of one synchronous run of the event
+ * loop: no I/O is delivered during a run, so each of them had arrived before the read, and the
+ * answer is forgotten before the loop can deliver another. Another connection of this process could
+ * still commit within the run, so the answer is also forgotten once `statements()` (a count of the
+ * statements every connection of the process ran) moves.
+ */
+export const sqliteRevision = (read: () => number | bigint, statements: () => number): StoreRevision["Service"] => {
+  let known: string | undefined
+  let at = -1
+  const forget = () => {
+    known = undefined
+  }
+  return {
+    current: Effect.sync(() => {
+      if (known === undefined || at !== statements()) {
+        if (known === undefined) queueMicrotask(forget)
+        known = String(read())
+        at = statements()
+      }
+      return known
+    })
+  }
+}
 
 /**
  * The PostgreSQL revision on the `SqlClient` in context: one `SELECT` of `swapdesk_revision` per
