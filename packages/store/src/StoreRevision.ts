@@ -10,7 +10,8 @@
  *   `swapdesk_accounts` move on in the same transaction as the change (Migrations). Each read is
  *   one round trip, shared: the requests that ask in the same turn of the event loop wait for one
  *   read sent after all of them asked, so a commit that finished before a request arrived is always
- *   seen, and under load one round trip serves a batch of requests.
+ *   seen, and under load one round trip serves a batch of requests. A request asking again (its
+ *   account after its key) reuses the answer it waited for.
  */
 import { Context, Deferred, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
@@ -50,6 +51,9 @@ export const sqliteRevision = (read: () => number | bigint, statements: () => nu
   }
 }
 
+/** How long a fiber may reuse the PostgreSQL revision it waited for, in milliseconds. */
+const ANSWER_REUSE_MS = 100
+
 /**
  * The PostgreSQL revision on the `SqlClient` in context: one `SELECT` of `swapdesk_revision` per
  * turn of the event loop, shared by the requests that asked in that turn.
@@ -63,20 +67,35 @@ export const layerPostgres: Layer.Layer<StoreRevision, never, SqlClient.SqlClien
       Effect.map((rows) => String(rows[0]?.n ?? "0")),
       Effect.orDie
     )
-    // The read the requests of this turn of the event loop wait for, sent once they have all asked:
-    // it starts after each of them arrived, and one round trip answers them all.
-    let gathering: Deferred.Deferred<string> | undefined
+    // The read the fibers asking in this turn of the event loop wait for, sent once they have all
+    // asked: it starts after each of them arrived, and one round trip answers them all.
+    let gathering: { readonly done: Deferred.Deferred<string>; readonly fibers: WeakSet<object> } | undefined
+    // The last answer and the fibers that waited for it. It stays true for them (a request asking
+    // again, for its account after its key, needs no second round trip), for at most
+    // ANSWER_REUSE_MS, after which a long-running fiber asks again like any other.
+    let answered: { readonly value: string; readonly fibers: WeakSet<object>; readonly at: number } | undefined
     const send = Effect.suspend(() => {
-      const done = gathering!
+      const batch = gathering!
       gathering = undefined
       // Whatever ends the read (the store closing included) answers its waiters.
-      return Effect.onExit(read, (exit) => Effect.sync(() => Deferred.doneUnsafe(done, exit)))
+      return Effect.onExit(read, (exit) =>
+        Effect.sync(() => {
+          if (exit._tag === "Success") answered = { value: exit.value, fibers: batch.fibers, at: performance.now() }
+          Deferred.doneUnsafe(batch.done, exit)
+        }))
     })
-    const current = Effect.suspend(() => {
-      if (gathering !== undefined) return Deferred.await(gathering)
-      const done = Deferred.makeUnsafe<string>()
-      gathering = done
-      return Effect.andThen(Effect.forkIn(Effect.andThen(Effect.yieldNow, send), scope), Deferred.await(done))
+    const current = Effect.withFiber((fiber) => {
+      if (answered !== undefined && answered.fibers.has(fiber) && performance.now() - answered.at < ANSWER_REUSE_MS) {
+        return Effect.succeed(answered.value)
+      }
+      if (gathering === undefined) {
+        const batch = { done: Deferred.makeUnsafe<string>(), fibers: new WeakSet<object>() }
+        gathering = batch
+        batch.fibers.add(fiber)
+        return Effect.andThen(Effect.forkIn(Effect.andThen(Effect.yieldNow, send), scope), Deferred.await(batch.done))
+      }
+      gathering.fibers.add(fiber)
+      return Deferred.await(gathering.done)
     })
     return StoreRevision.of({ current })
   })
