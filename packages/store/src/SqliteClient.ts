@@ -111,8 +111,10 @@ export const make = (
     // Synchronous and outside the semaphore: a read of the connection's state, not a statement
     // that could interleave with a transaction.
     const dataVersion = db.prepare("PRAGMA data_version")
+    // A row as an array, not an object: this runs on every authenticated request (4 µs against 7).
+    dataVersion.setReturnArrays(true)
     const revision = sqliteRevision(
-      () => (dataVersion.get() as { readonly data_version: number }).data_version,
+      () => (dataVersion.get() as unknown as readonly [number])[0],
       () => statementsRun
     )
     return Context.make(SqlClient.SqlClient, client).pipe(Context.add(StoreRevision, revision))
