@@ -607,6 +607,32 @@ for (const store of stores) {
       )
 
       it.runIf(store.sql)(
+        "answers concurrent lookups from one revision read, and none passes after a revocation",
+        async () => {
+          const one = ManagedRuntime.make(store.layer(location))
+          const two = ManagedRuntime.make(store.layer(location))
+          try {
+            // 20 lookups at once: on PostgreSQL they share the revision's round trips.
+            const lookups = () =>
+              two.runPromise(Effect.flatMap(service(ApiKeyRepository), (r) =>
+                Effect.all(
+                  Array.from({ length: 20 }, () => r.findByHash("hash-key_1")),
+                  { concurrency: "unbounded" }
+                )))
+            await one.runPromise(Effect.flatMap(service(ApiKeyRepository), (r) => r.insert(key("key_1", "acc_1", 1))))
+            expect((await lookups()).map((k) => Option.getOrThrow(k).revokedAt)).toEqual(Array(20).fill(null))
+            await one.runPromise(
+              Effect.flatMap(service(ApiKeyRepository), (r) => r.update(key("key_1", "acc_1", 1, { revokedAt: 9 })))
+            )
+            expect((await lookups()).map((k) => Option.getOrThrow(k).revokedAt)).toEqual(Array(20).fill(9))
+          } finally {
+            await one.dispose()
+            await two.dispose()
+          }
+        }
+      )
+
+      it.runIf(store.sql)(
         "keeps answering a final trade after the database lost it, and never a pending one",
         async () => {
           const runtime = ManagedRuntime.make(store.layer(location))
