@@ -63,6 +63,9 @@ export const layerPostgres: Layer.Layer<StoreRevision, never, SqlClient.SqlClien
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
+    // The read runs in the layer's own context: a request asking inside a transaction must not
+    // lend it that transaction's connection, which the other requests of the batch would share.
+    const context = yield* Effect.context<never>()
     const read = sql<{ readonly n: string | number }>`SELECT n FROM swapdesk_revision WHERE id = 1`.pipe(
       Effect.map((rows) => String(rows[0]?.n ?? "0")),
       Effect.orDie
@@ -92,7 +95,10 @@ export const layerPostgres: Layer.Layer<StoreRevision, never, SqlClient.SqlClien
         const batch = { done: Deferred.makeUnsafe<string>(), fibers: new WeakSet<object>() }
         gathering = batch
         batch.fibers.add(fiber)
-        return Effect.andThen(Effect.forkIn(Effect.andThen(Effect.yieldNow, send), scope), Deferred.await(batch.done))
+        return Effect.andThen(
+          Effect.forkIn(Effect.provideContext(Effect.andThen(Effect.yieldNow, send), context), scope),
+          Deferred.await(batch.done)
+        )
       }
       gathering.fibers.add(fiber)
       return Deferred.await(gathering.done)
