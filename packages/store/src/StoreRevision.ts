@@ -18,9 +18,10 @@ import { SqlClient } from "effect/sql"
 
 export class StoreRevision extends Context.Service<StoreRevision, {
   /**
-   * The current revision: read after the call began, so it reflects every commit that finished
-   * before it. Equal tokens mean no change a cache depends on was committed by another connection
-   * in between.
+   * The current revision, read after the call began, so it reflects every commit that finished
+   * before it (a fiber asking again shortly after may get the answer to its earlier call: what
+   * it is serving arrived before that one). Equal tokens mean no change a cache depends on was
+   * committed by another connection in between.
    */
   readonly current: Effect.Effect<string>
 }>()("@swapdesk/store/StoreRevision") {}
