@@ -119,11 +119,26 @@ const cacheRevision = Effect.gen(function*() {
   })
 })
 
+// A limit order's held funds move to the one trade that fills it (OrderMachine: an order matches
+// once): the database refuses a second trade naming the same order, whichever process writes it.
+const oneTradePerOrder = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      sql.unsafe(`CREATE UNIQUE INDEX swapdesk_trades_order ON swapdesk_trades (((doc::jsonb) ->> 'orderId'))
+        WHERE (doc::jsonb) ->> 'orderId' IS NOT NULL`),
+    orElse: () =>
+      sql.unsafe(`CREATE UNIQUE INDEX swapdesk_trades_order ON swapdesk_trades (json_extract(doc, '$.orderId'))
+        WHERE json_extract(doc, '$.orderId') IS NOT NULL`)
+  })
+})
+
 /** Every migration, by `<id>_<name>`. */
 export const migrations = Migrator.fromRecord({
   "1_initial": initial,
   "2_simulator_owner": simulatorOwner,
-  "3_cache_revision": cacheRevision
+  "3_cache_revision": cacheRevision,
+  "4_one_trade_per_order": oneTradePerOrder
 })
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */

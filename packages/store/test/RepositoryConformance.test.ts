@@ -632,6 +632,36 @@ for (const store of stores) {
         }
       )
 
+      it.runIf(store.sql)("refuses a second trade filling the same limit order, from any client", async () => {
+        const one = ManagedRuntime.make(store.layer(location))
+        const two = ManagedRuntime.make(store.layer(location))
+        try {
+          const insert = (runtime: typeof one, id: string) =>
+            runtime.runPromise(
+              Effect.exit(
+                Effect.flatMap(service(TradeRepository), (r) => r.insert(trade(id, "acc_1", 1, { orderId: "ord_1" })))
+              )
+            )
+          expect((await insert(one, "trd_fill"))._tag).toBe("Success")
+          expect((await insert(two, "trd_again"))._tag).toBe("Failure")
+          const [kept, refused, unlinked] = await run(Effect.flatMap(service(TradeRepository), (r) =>
+            Effect.all([
+              r.getById("trd_fill"),
+              r.getById("trd_again"),
+              Effect.andThen(r.insert(trade("trd_free", "acc_1", 2)), r.insert(trade("trd_free2", "acc_1", 3))).pipe(
+                Effect.andThen(r.history("acc_1"))
+              )
+            ])))
+          expect(Option.isSome(kept)).toBe(true)
+          expect(Option.isNone(refused)).toBe(true)
+          // Trades of no order are not limited by it.
+          expect(unlinked.map((t) => t.id)).toEqual(["trd_fill", "trd_free", "trd_free2"])
+        } finally {
+          await one.dispose()
+          await two.dispose()
+        }
+      })
+
       it.runIf(store.sql)(
         "keeps answering a final trade after the database lost it, and never a pending one",
         async () => {
