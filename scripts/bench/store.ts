@@ -288,8 +288,8 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await runStoreBench()
-  console.log(formatTable(result.rows))
-  for (const note of result.notes) console.log(`note: ${note}`)
+if (import.meta.main) {
+  const { notes, rows } = await runStoreBench()
+  console.log(formatTable(rows))
+  for (const note of notes) console.log(`note: ${note}`)
 }
