@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
+ * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
  * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
  * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
  * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), a page of trades at 0 and
@@ -21,10 +21,11 @@ import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runRestoreBench } from "./bench/restore.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
+import { defaultStoreOptions, runStoreBench } from "./bench/store.ts"
 import { runWebBench } from "./bench/web.ts"
 
 const usage =
-  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web] [--runs N] [--seconds N] [--rounds N] [--loads N]"
+  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -66,7 +67,13 @@ const benchmarks = {
       durationSeconds: options.get("seconds") ?? defaultHttpOptions.durationSeconds,
       rounds: options.get("rounds") ?? defaultHttpOptions.rounds
     }),
-  web: () => runWebBench({ loads: options.get("loads") ?? 5 })
+  web: () => runWebBench({ loads: options.get("loads") ?? 5 }),
+  store: () =>
+    runStoreBench({
+      ...defaultStoreOptions,
+      durationSeconds: options.get("seconds") ?? defaultStoreOptions.durationSeconds,
+      rounds: options.get("rounds") ?? defaultStoreOptions.rounds
+    })
 } satisfies Record<string, () => Promise<BenchResult>>
 
 type Name = keyof typeof benchmarks
@@ -82,7 +89,7 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "http", "web"]
+  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "http", "web", "store"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

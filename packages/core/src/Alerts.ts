@@ -1,15 +1,18 @@
 /**
  * Alert use cases: create, read, list, enable or disable, delete. The Free plan's limit is checked
- * and the alert written under one lock, so two concurrent creations cannot both take the last slot.
+ * and the alert written under one lock, so two concurrent creations cannot both take the last slot;
+ * on a SQL store also in one transaction holding the account (AccountWrites), so that holds across
+ * processes. An unlimited plan's alerts are not counted at all.
  */
 import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
-import { type Channel, channelAddress } from "./Account.ts"
+import { type Channel, channelAddress, type Plan } from "./Account.ts"
+import { accountWrites } from "./AccountWrites.ts"
 import type { AlertRecord, AlertRule } from "./Alert.ts"
 import { AlertIndex } from "./AlertIndex.ts"
 import { AlertEvent, applyAlertEvent, countsTowardLimit } from "./AlertMachine.ts"
 import { AlertLimitExceeded, AlertNotFound, ChannelNotConfigured, InvalidToken, ValidationFailed } from "./Errors.ts"
 import { IdGenerator } from "./Ids.ts"
-import { checkAlertLimit } from "./Limits.ts"
+import { alertLimitOf, checkAlertLimit } from "./Limits.ts"
 import { MarketClock } from "./MarketClock.ts"
 import type { Page } from "./Page.ts"
 import { AccountRepository, AlertRepository } from "./Repositories.ts"
@@ -46,6 +49,7 @@ export class Alerts extends Context.Service<Alerts, {
       const accounts = yield* AccountRepository
       const ids = yield* IdGenerator
       const clock = yield* MarketClock
+      const writes = yield* accountWrites
       // Serialises every write that depends on what is already stored (the limit, the status).
       const lock = yield* Semaphore.make(1)
 
@@ -72,7 +76,17 @@ export class Alerts extends Context.Service<Alerts, {
         return { ...rule.success, token: token.symbol } satisfies AlertRule
       })
 
-      const limitedCount = (accountId: string) => repository.countByStatus(accountId, ["active", "triggered"])
+      // One more counting alert for the account, if its plan has room: counted only under a limit.
+      const checkRoom = (accountId: string, plan: Plan) =>
+        alertLimitOf(plan) === undefined
+          ? Effect.void
+          : Effect.flatMap(repository.countByStatus(accountId, ["active", "triggered"]), (count) =>
+            checkAlertLimit(plan, count))
+
+      // A write that takes a slot of a limited plan runs as one unit holding the account, in every
+      // process (AccountWrites); under an unlimited plan there is nothing to hold it against.
+      const limited = <A, E, R>(plan: Plan, accountId: string, write: Effect.Effect<A, E, R>) =>
+        alertLimitOf(plan) === undefined ? write : writes.serialize(accountId, write)
 
       const find = (accountId: string, id: string) =>
         repository.get(accountId, id).pipe(
@@ -84,9 +98,9 @@ export class Alerts extends Context.Service<Alerts, {
 
       const create = Effect.fn("Alerts.create")(function*(accountId: string, body: CreateAlertBody) {
         const rule = yield* resolveRule(body)
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
+        const write = Effect.gen(function*() {
           const account = yield* requireChannel(accountId, body.channel)
-          yield* checkAlertLimit(account.plan, yield* limitedCount(accountId))
+          yield* checkRoom(accountId, account.plan)
           const now = yield* clock.now
           const alert: AlertRecord = {
             id: yield* ids.next("alert"),
@@ -99,9 +113,14 @@ export class Alerts extends Context.Service<Alerts, {
             armedAt: now
           }
           yield* repository.insert(alert)
-          index.arm(alert)
           return alert
-        }))
+        })
+        // Armed once the write is committed, still under the lock (a removal cannot disarm it first).
+        return yield* lock.withPermits(1)(
+          Effect.flatMap(accountOf(accountId), (account) => limited(account.plan, accountId, write)).pipe(
+            Effect.tap((alert) => Effect.sync(() => index.arm(alert)))
+          )
+        )
       })
 
       const list = Effect.fn("Alerts.list")(function*(accountId: string, query: ListAlertsQuery) {
@@ -127,11 +146,19 @@ export class Alerts extends Context.Service<Alerts, {
             return next
           }
           if (alert.status === "active") return alert
-          const account = yield* requireChannel(accountId, alert.channel)
-          // A triggered alert already holds its slot; a disabled one takes a new one.
-          if (!countsTowardLimit(alert.status)) yield* checkAlertLimit(account.plan, yield* limitedCount(accountId))
-          const next = applyAlertEvent(alert, AlertEvent.Enable({ at: yield* clock.now }))
-          yield* repository.update(next)
+          // Re-enabling takes a slot of the plan: checked and written as one unit, as a creation is.
+          const next = yield* limited(
+            (yield* accountOf(accountId)).plan,
+            accountId,
+            Effect.gen(function*() {
+              const account = yield* requireChannel(accountId, alert.channel)
+              // A triggered alert already holds its slot; a disabled one takes a new one.
+              if (!countsTowardLimit(alert.status)) yield* checkRoom(accountId, account.plan)
+              const next = applyAlertEvent(alert, AlertEvent.Enable({ at: yield* clock.now }))
+              yield* repository.update(next)
+              return next
+            })
+          )
           index.arm(next)
           return next
         }))

@@ -3,6 +3,7 @@
  * the ports adapters implement, and the use cases that run on them.
  */
 export * from "./Account.ts"
+export * from "./AccountWrites.ts"
 export * from "./Alert.ts"
 export * from "./AlertEngine.ts"
 export * from "./AlertIndex.ts"

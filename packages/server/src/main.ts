@@ -39,7 +39,9 @@ import {
   type SimulatorRepositories
 } from "@swapdesk/simulator"
 import {
+  AccountWritesSql,
   acquireSimulatorLock,
+  layerCachedRepositories,
   layerRestoringRepositories,
   layerSqlRepositories,
   type Restoring,
@@ -48,7 +50,6 @@ import {
 } from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
-import { SqlClient } from "effect/sql"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
@@ -162,8 +163,7 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
   }).pipe(Effect.map((location) => {
     const client = SqlStore.layerClient(location).pipe(
       Layer.catchCause((cause) =>
-        Layer.effect(
-          SqlClient.SqlClient,
+        Layer.effectContext(
           Effect.fail(
             new StartupFailure({ message: `${label}: cannot open it (${Cause.pretty(cause).split("\n")[0]})` })
           )
@@ -179,8 +179,10 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
         })
       )
     ))
-    // The lock is held before the journal is read.
-    return layerRestoringRepositories(layerSqlRepositories).pipe(
+    // The lock is held before the journal is read. Keys, accounts and ended trades are read through
+    // the store's caches, and the Free plan's alert limit is held in the database as for any client.
+    const live = layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories))
+    return Layer.merge(layerRestoringRepositories(live), AccountWritesSql).pipe(
       Layer.provideMerge(SimulatorJournal.layerSql),
       Layer.provide(lock),
       Layer.provide(client)

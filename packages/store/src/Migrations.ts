@@ -111,11 +111,52 @@ const simulatorJournal = Effect.gen(function*() {
   )`
 })
 
+// PostgreSQL: the revision the caches compare (StoreRevision), moved on in the same transaction as
+// any change to a key or an account. A key's last use (written once a second) is not a change a
+// cache depends on, so it leaves the revision alone. SQLite needs none: its `data_version` does this.
+const cacheRevision = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      Effect.gen(function*() {
+        yield* sql`CREATE TABLE swapdesk_revision (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)`
+        yield* sql`INSERT INTO swapdesk_revision (id, n) VALUES (1, 0)`
+        yield* sql.unsafe(`CREATE FUNCTION swapdesk_bump_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN UPDATE swapdesk_revision SET n = n + 1 WHERE id = 1; RETURN NULL; END $$`)
+        yield* sql.unsafe(`CREATE TRIGGER swapdesk_accounts_revision AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+          ON swapdesk_accounts FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`)
+        yield* sql.unsafe(`CREATE TRIGGER swapdesk_api_keys_revision AFTER INSERT OR DELETE OR TRUNCATE
+          ON swapdesk_api_keys FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`)
+        yield* sql.unsafe(`CREATE TRIGGER swapdesk_api_keys_revision_update AFTER UPDATE ON swapdesk_api_keys
+          FOR EACH ROW WHEN (OLD.doc IS DISTINCT FROM NEW.doc OR OLD.revoked_at IS DISTINCT FROM NEW.revoked_at
+            OR OLD.secret_hash IS DISTINCT FROM NEW.secret_hash OR OLD.account_id IS DISTINCT FROM NEW.account_id)
+          EXECUTE FUNCTION swapdesk_bump_revision()`)
+      }),
+    orElse: () => Effect.void
+  })
+})
+
+// A limit order's held funds move to the one trade that fills it (OrderMachine: an order matches
+// once): the database refuses a second trade naming the same order, whichever process writes it.
+const oneTradePerOrder = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.onDialectOrElse({
+    pg: () =>
+      sql.unsafe(`CREATE UNIQUE INDEX swapdesk_trades_order ON swapdesk_trades (((doc::jsonb) ->> 'orderId'))
+        WHERE (doc::jsonb) ->> 'orderId' IS NOT NULL`),
+    orElse: () =>
+      sql.unsafe(`CREATE UNIQUE INDEX swapdesk_trades_order ON swapdesk_trades (json_extract(doc, '$.orderId'))
+        WHERE json_extract(doc, '$.orderId') IS NOT NULL`)
+  })
+})
+
 /** Every migration, by `<id>_<name>`. */
 export const migrations = Migrator.fromRecord({
   "1_initial": initial,
   "2_simulator_owner": simulatorOwner,
-  "3_simulator_journal": simulatorJournal
+  "3_simulator_journal": simulatorJournal,
+  "4_cache_revision": cacheRevision,
+  "5_one_trade_per_order": oneTradePerOrder
 })
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */

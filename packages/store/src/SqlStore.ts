@@ -7,9 +7,12 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { AccountWritesSql } from "./AccountWritesSql.ts"
+import { layerCachedRepositories } from "./CachedRepositories.ts"
 import { migrate } from "./Migrations.ts"
 import * as SqliteClient from "./SqliteClient.ts"
 import { layerSqlRepositories } from "./SqlRepositories.ts"
+import * as StoreRevision from "./StoreRevision.ts"
 
 /** Where a store keeps its records. */
 export type StoreLocation =
@@ -32,13 +35,26 @@ export const parseDatabaseUrl = (url: string): StoreLocation => {
   throw new StoreSettingError("DATABASE_URL must be sqlite:<file path> or postgres://user:pass@host:port/db")
 }
 
-/** The `SqlClient` of a location, its schema migrated. */
-export const layerClient = (location: StoreLocation): Layer.Layer<SqlClient.SqlClient, SqlError> => {
-  const client: Layer.Layer<SqlClient.SqlClient, SqlError> = location._tag === "Sqlite"
+/** The `SqlClient` of a location, its schema migrated, and its {@link StoreRevision.StoreRevision}. */
+export const layerClient = (
+  location: StoreLocation
+): Layer.Layer<SqlClient.SqlClient | StoreRevision.StoreRevision, SqlError> => {
+  const client: Layer.Layer<SqlClient.SqlClient | StoreRevision.StoreRevision, SqlError> = location._tag === "Sqlite"
     ? SqliteClient.layer({ filename: location.filename })
-    : PgClient.layer({ url: Redacted.make(location.url), maxConnections: 10 })
+    : StoreRevision.layerPostgres.pipe(
+      Layer.provideMerge(PgClient.layer({ url: Redacted.make(location.url), maxConnections: 10 }))
+    )
   return Layer.effectDiscard(Effect.orDie(migrate)).pipe(Layer.provideMerge(client))
 }
 
+/**
+ * Every repository port of core on the client in context, keys, accounts and final trades read
+ * through caches (CachedRepositories), and `AccountWrites` holding an account in a transaction.
+ */
+export const layerRepositories = Layer.merge(
+  layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories)),
+  AccountWritesSql
+)
+
 /** Every repository port of core, kept at `location`. */
-export const layer = (location: StoreLocation) => layerSqlRepositories.pipe(Layer.provideMerge(layerClient(location)))
+export const layer = (location: StoreLocation) => layerRepositories.pipe(Layer.provideMerge(layerClient(location)))

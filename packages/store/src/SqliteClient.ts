@@ -4,13 +4,14 @@
  * Effect SQLite drivers do not load with effect 4.1 (docs/decisions.md); this adapter needs no
  * native addon.
  */
-import { Effect, Layer, Scope, Semaphore, Stream } from "effect"
+import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
 import { classifySqliteError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
-import { DatabaseSync } from "node:sqlite"
+import { DatabaseSync, type StatementSync } from "node:sqlite"
+import { sqliteRevision, StoreRevision } from "./StoreRevision.ts"
 
 /** Settings of a SQLite store. */
 export interface SqliteClientConfig {
@@ -20,6 +21,12 @@ export interface SqliteClientConfig {
   readonly busyTimeoutMs?: number
 }
 
+// Every statement any connection of this process ran: a revision read before one may be stale.
+let statementsRun = 0
+
+/** How many compiled statements a connection keeps (the texts a list's filters combine into are few). */
+const PREPARED_MAX = 500
+
 // node:sqlite binds numbers, bigints, strings, null and bytes; booleans become 0/1.
 const bindable = (params: ReadonlyArray<unknown>): Array<any> =>
   params.map((p) => (typeof p === "boolean" ? (p ? 1 : 0) : p === undefined ? null : p))
@@ -27,10 +34,13 @@ const bindable = (params: ReadonlyArray<unknown>): Array<any> =>
 const failure = (cause: unknown, operation: string) =>
   new SqlError({ reason: classifySqliteError(cause, { message: `SQLite: ${operation} failed`, operation }) })
 
-/** A `SqlClient` on one `node:sqlite` connection, closed with the scope. */
+/**
+ * A `SqlClient` on one `node:sqlite` connection, closed with the scope, and that connection's
+ * {@link StoreRevision} (`PRAGMA data_version`: what other connections committed).
+ */
 export const make = (
   config: SqliteClientConfig
-): Effect.Effect<SqlClient.SqlClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+): Effect.Effect<Context.Context<SqlClient.SqlClient | StoreRevision>, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
       Effect.try({
@@ -47,14 +57,24 @@ export const make = (
       }),
       (db) => Effect.sync(() => db.close())
     )
+    // The repositories send the same few statement texts over and over: each is compiled once.
+    const prepared = new Map<string, { readonly statement: StatementSync; readonly returnsRows: boolean }>()
+    const prepare = (sql: string) => {
+      const known = prepared.get(sql)
+      if (known !== undefined) return known
+      const statement = db.prepare(sql)
+      const compiled = { statement, returnsRows: statement.columns().length > 0 }
+      if (prepared.size >= PREPARED_MAX) prepared.delete(prepared.keys().next().value!)
+      prepared.set(sql, compiled)
+      return compiled
+    }
     const run = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<ReadonlyArray<any>, SqlError> =>
       Effect.try({
         try: () => {
-          const statement = db.prepare(sql)
+          const { statement, returnsRows } = prepare(sql)
+          statementsRun++
           // A statement that returns no columns (DDL, plain writes) runs; the others return rows.
-          return statement.columns().length === 0 ? (statement.run(...bindable(params)), []) : statement.all(
-            ...bindable(params)
-          )
+          return returnsRows ? statement.all(...bindable(params)) : (statement.run(...bindable(params)), [])
         },
         catch: (cause) => failure(cause, "execute")
       })
@@ -79,7 +99,7 @@ export const make = (
       semaphore,
       isTransaction: () => db.isTransaction
     })
-    return yield* SqlClient.make({
+    const client = yield* SqlClient.make({
       ...acquirers,
       compiler: Statement.makeCompilerSqlite(),
       driver: "node:sqlite",
@@ -88,8 +108,18 @@ export const make = (
       // of one failing when it upgrades a read to a write.
       beginTransaction: "BEGIN IMMEDIATE"
     })
+    // Synchronous and outside the semaphore: a read of the connection's state, not a statement
+    // that could interleave with a transaction.
+    const dataVersion = db.prepare("PRAGMA data_version")
+    // A row as an array, not an object: this runs on every authenticated request (4 µs against 7).
+    dataVersion.setReturnArrays(true)
+    const revision = sqliteRevision(
+      () => (dataVersion.get() as unknown as readonly [number])[0],
+      () => statementsRun
+    )
+    return Context.make(SqlClient.SqlClient, client).pipe(Context.add(StoreRevision, revision))
   })
 
-/** The `SqlClient` layer of a SQLite file. */
-export const layer = (config: SqliteClientConfig): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  Layer.effect(SqlClient.SqlClient, make(config)).pipe(Layer.provide(Reactivity.layer))
+/** The `SqlClient` layer of a SQLite file, with its {@link StoreRevision}. */
+export const layer = (config: SqliteClientConfig): Layer.Layer<SqlClient.SqlClient | StoreRevision, SqlError> =>
+  Layer.effectContext(make(config)).pipe(Layer.provide(Reactivity.layer))

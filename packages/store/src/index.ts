@@ -1,6 +1,8 @@
 /**
  * `@swapdesk/store`: the repository ports of `@swapdesk/core` on SQLite and PostgreSQL.
  */
+export * from "./AccountWritesSql.ts"
+export * from "./CachedRepositories.ts"
 export * from "./Migrations.ts"
 export * from "./RecordCodec.ts"
 export * from "./RestoringRepositories.ts"
@@ -9,3 +11,4 @@ export * from "./SimulatorLock.ts"
 export * as SqliteClient from "./SqliteClient.ts"
 export * from "./SqlRepositories.ts"
 export * as SqlStore from "./SqlStore.ts"
+export * from "./StoreRevision.ts"

@@ -1,14 +1,21 @@
 // Proves that the in-memory, SQLite and PostgreSQL stores answer every repository port of core alike:
 // the same tests run against the three (SQLite on a temporary file, PostgreSQL on the database in
 // SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides, a fresh schema per test), and on the two SQL stores the idempotency and
-// revocation invariants hold across two clients with their own connections.
+// revocation invariants hold across two clients with their own connections, and the caches in front
+// of keys, accounts and final trades read again what another client changed, even by plain SQL.
 import {
   AccountRepository,
+  AlertIndex,
   AlertRepository,
+  Alerts,
   ApiKeyRepository,
+  FREE_PLAN_ALERTS_MAX,
   IDEMPOTENCY_TTL_MS,
   IdempotencyStore,
+  IdGenerator,
+  idPrefixes,
   layerMemoryRepositories,
+  MarketClock,
   OrderRepository,
   TradeRepository,
   WebhookDeliveryRepository,
@@ -18,9 +25,12 @@ import type { AlertRecord, ApiKeyRecord, OrderRecord, TradeRecord, WebhookDelive
 import { SqlStore } from "@swapdesk/store"
 import { type Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { SqlClient } from "effect/sql"
+import { execFile } from "node:child_process"
+import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 
 type Repositories =
@@ -193,6 +203,38 @@ const key = (
   revokedAt: null,
   ...overrides
 })
+
+const freeAccount = {
+  id: "acc_free",
+  plan: "free",
+  notifications: { email: "free@example.com", telegram: null, push: null }
+} as const
+const alertBody = { type: "price", token: "SOL", condition: "above", targetPrice: 1e9, channel: "email" } as const
+
+/** Runs alertRacer.ts on `location` in a process of its own; answers its outcomes. */
+const race = (location: string, count: number, startAt: number) =>
+  new Promise<ReadonlyArray<string>>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [fileURLToPath(new URL("alertRacer.ts", import.meta.url)), location, String(count), String(startAt)],
+      (error, stdout, stderr) =>
+        error === null ? resolve(JSON.parse(stdout)) : reject(new Error(`${error.message}\n${stderr}`))
+    )
+  })
+
+/** Ids that never collide between two clients, as a CSPRNG's do between two processes. */
+const randomIds = Layer.succeed(IdGenerator, {
+  next: (kind) => Effect.sync(() => `${idPrefixes[kind]}${randomUUID()}`),
+  token: (length) => Effect.sync(() => randomUUID().replaceAll("-", "").slice(0, length))
+})
+
+/** Core's alert use cases on a store: what a service running the library in each process builds. */
+const alertsOn = (repositories: Layer.Layer<Repositories>) =>
+  Alerts.layer.pipe(
+    Layer.provideMerge(AlertIndex.layer),
+    Layer.provideMerge(repositories),
+    Layer.provide(Layer.merge(MarketClock.layer, randomIds))
+  )
 
 const delivery = (id: string, createdAt: number): WebhookDeliveryRecord => ({
   id,
@@ -469,6 +511,189 @@ for (const store of stores) {
           await two.dispose()
         }
       })
+
+      it("never lets a Free account hold more than 5 alerts under concurrent creation", async () => {
+        // In memory: one store, one Alerts and its lock, 16 creations at once.
+        const runtime = ManagedRuntime.make(alertsOn(store.layer(location)))
+        try {
+          const outcomes = await runtime.runPromise(Effect.gen(function*() {
+            yield* (yield* AccountRepository).save(freeAccount)
+            const alerts = yield* Alerts
+            return yield* Effect.forEach(
+              Array.from({ length: 16 }),
+              () =>
+                Effect.match(alerts.create("acc_free", alertBody), {
+                  onFailure: (e) => e._tag,
+                  onSuccess: () => "Created"
+                }),
+              { concurrency: "unbounded" }
+            )
+          }))
+          expect(outcomes.filter((o) => o === "Created")).toHaveLength(FREE_PLAN_ALERTS_MAX)
+          expect(outcomes.filter((o) => o === "AlertLimitExceeded")).toHaveLength(16 - FREE_PLAN_ALERTS_MAX)
+        } finally {
+          await runtime.dispose()
+        }
+      })
+
+      it.runIf(store.sql)(
+        "never lets a Free account hold more than 5 alerts when two processes create them at once",
+        async () => {
+          // Two processes (alertRacer.ts), each with its own Alerts, lock and connections, 8 creations
+          // each from the same instant, each pausing 2 ms between its count and its write: only the
+          // database can keep them to the limit.
+          await run(Effect.flatMap(service(AccountRepository), (r) => r.save(freeAccount)))
+          const startAt = Date.now() + 4_000
+          const racers = await Promise.all([0, 1].map(() => race(location, 8, startAt)))
+          const outcomes = racers.flat()
+          expect(outcomes.filter((o) => o === "Created")).toHaveLength(FREE_PLAN_ALERTS_MAX)
+          expect(outcomes.filter((o) => o === "AlertLimitExceeded")).toHaveLength(16 - FREE_PLAN_ALERTS_MAX)
+          const stored = await run(
+            Effect.flatMap(service(AlertRepository), (r) => r.countByStatus("acc_free", ["active", "triggered"]))
+          )
+          expect(stored).toBe(FREE_PLAN_ALERTS_MAX)
+        },
+        30_000
+      )
+
+      it.runIf(store.sql)(
+        "reads a cached key and account again once another client changed them, even by plain SQL",
+        async () => {
+          const one = ManagedRuntime.make(store.layer(location))
+          const two = ManagedRuntime.make(store.layer(location))
+          try {
+            const principal = () =>
+              two.runPromise(Effect.all([
+                Effect.flatMap(service(ApiKeyRepository), (r) => r.findByHash("hash-key_1")),
+                Effect.flatMap(service(AccountRepository), (r) => r.get("acc_1"))
+              ]))
+            await one.runPromise(Effect.gen(function*() {
+              yield* (yield* AccountRepository).save({
+                id: "acc_1",
+                plan: "free",
+                notifications: { email: null, telegram: null, push: null }
+              })
+              yield* (yield* ApiKeyRepository).insert(key("key_1", "acc_1", 1))
+            }))
+            // Read twice: the second answer comes from the cache.
+            await principal()
+            const [before, account] = await principal()
+            expect(Option.getOrThrow(before).revokedAt).toBeNull()
+            expect(Option.getOrThrow(account).plan).toBe("free")
+            // The other client changes both without the ports, as an operator's SQL session would.
+            await Effect.runPromise(
+              Effect.gen(function*() {
+                const sql = yield* SqlClient.SqlClient
+                yield* sql`UPDATE swapdesk_api_keys SET revoked_at = 9, doc = ${
+                  JSON.stringify({ ...key("key_1", "acc_1", 1), revokedAt: 9 })
+                } WHERE id = 'key_1'`
+                yield* sql`UPDATE swapdesk_accounts SET doc = ${
+                  JSON.stringify({
+                    id: "acc_1",
+                    plan: "pro",
+                    notifications: { email: null, telegram: null, push: null }
+                  })
+                } WHERE id = 'acc_1'`
+              }).pipe(Effect.provide(SqlStore.layerClient(SqlStore.parseDatabaseUrl(location))), Effect.orDie)
+            )
+            const [after, upgraded] = await principal()
+            expect(Option.getOrThrow(after).revokedAt).toBe(9)
+            expect(Option.getOrThrow(upgraded).plan).toBe("pro")
+          } finally {
+            await one.dispose()
+            await two.dispose()
+          }
+        }
+      )
+
+      it.runIf(store.sql)(
+        "answers concurrent lookups from one revision read, and none passes after a revocation",
+        async () => {
+          const one = ManagedRuntime.make(store.layer(location))
+          const two = ManagedRuntime.make(store.layer(location))
+          try {
+            // 20 lookups at once: on PostgreSQL they share the revision's round trips.
+            const lookups = () =>
+              two.runPromise(Effect.flatMap(service(ApiKeyRepository), (r) =>
+                Effect.all(
+                  Array.from({ length: 20 }, () => r.findByHash("hash-key_1")),
+                  { concurrency: "unbounded" }
+                )))
+            await one.runPromise(Effect.flatMap(service(ApiKeyRepository), (r) => r.insert(key("key_1", "acc_1", 1))))
+            expect((await lookups()).map((k) => Option.getOrThrow(k).revokedAt)).toEqual(Array(20).fill(null))
+            await one.runPromise(
+              Effect.flatMap(service(ApiKeyRepository), (r) => r.update(key("key_1", "acc_1", 1, { revokedAt: 9 })))
+            )
+            expect((await lookups()).map((k) => Option.getOrThrow(k).revokedAt)).toEqual(Array(20).fill(9))
+          } finally {
+            await one.dispose()
+            await two.dispose()
+          }
+        }
+      )
+
+      it.runIf(store.sql)("refuses a second trade filling the same limit order, from any client", async () => {
+        const one = ManagedRuntime.make(store.layer(location))
+        const two = ManagedRuntime.make(store.layer(location))
+        try {
+          const insert = (runtime: typeof one, id: string) =>
+            runtime.runPromise(
+              Effect.exit(
+                Effect.flatMap(service(TradeRepository), (r) => r.insert(trade(id, "acc_1", 1, { orderId: "ord_1" })))
+              )
+            )
+          expect((await insert(one, "trd_fill"))._tag).toBe("Success")
+          expect((await insert(two, "trd_again"))._tag).toBe("Failure")
+          const [kept, refused, unlinked] = await run(Effect.flatMap(service(TradeRepository), (r) =>
+            Effect.all([
+              r.getById("trd_fill"),
+              r.getById("trd_again"),
+              Effect.andThen(r.insert(trade("trd_free", "acc_1", 2)), r.insert(trade("trd_free2", "acc_1", 3))).pipe(
+                Effect.andThen(r.history("acc_1"))
+              )
+            ])))
+          expect(Option.isSome(kept)).toBe(true)
+          expect(Option.isNone(refused)).toBe(true)
+          // Trades of no order are not limited by it.
+          expect(unlinked.map((t) => t.id)).toEqual(["trd_fill", "trd_free", "trd_free2"])
+        } finally {
+          await one.dispose()
+          await two.dispose()
+        }
+      })
+
+      it.runIf(store.sql)(
+        "keeps answering a final trade after the database lost it, and never a pending one",
+        async () => {
+          const runtime = ManagedRuntime.make(store.layer(location))
+          try {
+            const read = () =>
+              runtime.runPromise(
+                Effect.flatMap(service(TradeRepository), (r) =>
+                  Effect.all([r.get("acc_1", "trd_done"), r.get("acc_2", "trd_done"), r.getById("trd_open")]))
+              )
+            await runtime.runPromise(Effect.flatMap(service(TradeRepository), (r) =>
+              Effect.all([
+                r.insert(trade("trd_done", "acc_1", 1, { stage: "confirmed", amountOut: 5n })),
+                r.insert(trade("trd_open", "acc_1", 2))
+              ])))
+            await read()
+            // Removed behind the store's back: only what the cache holds can still answer.
+            await Effect.runPromise(
+              Effect.gen(function*() {
+                const sql = yield* SqlClient.SqlClient
+                yield* sql`DELETE FROM swapdesk_trades`
+              }).pipe(Effect.provide(SqlStore.layerClient(SqlStore.parseDatabaseUrl(location))), Effect.orDie)
+            )
+            const [done, foreign, open] = await read()
+            expect(Option.getOrThrow(done).amountOut).toBe(5n)
+            expect(Option.isNone(foreign)).toBe(true)
+            expect(Option.isNone(open)).toBe(true)
+          } finally {
+            await runtime.dispose()
+          }
+        }
+      )
 
       it.runIf(store.sql)("keeps every record across a restart of the store", async () => {
         await run(Effect.gen(function*() {
