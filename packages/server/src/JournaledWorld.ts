@@ -260,7 +260,8 @@ export const restoringAdapters = (adapters: SimulatorAdapters) =>
           if (outcome._tag === "Failure") return yield* Effect.fail(outcome.failure)
         })
       return Context.make(WebhookTransport, {
-        post: (message) => ended.size === 0 && restoring.mode() === "live" ? inner.post(message) : post(message)
+        post: (message) => ended.size === 0 && restoring.mode() === "live" ? inner.post(message) : post(message),
+        checkUrl: inner.checkUrl
       }).pipe(Context.add(ChannelTransport, { configured: channels.configured, send }))
     })
   ).pipe(Layer.provide(adapters))
