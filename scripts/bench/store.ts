@@ -189,7 +189,7 @@ const postgresSchema = async (base: string) => {
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sql.unsafe(statement)
-      }).pipe(Effect.provide(SqlStore.layerClient(SqlStore.parseDatabaseUrl(base))), Effect.orDie)
+      }).pipe(Effect.provide(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(base))), Effect.orDie)
     )
   await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
   await admin(`CREATE SCHEMA ${schema}`)

@@ -17,7 +17,7 @@ describe("DATABASE_URL on PostgreSQL", () => {
     async () => {
       // A schema of its own, so the store's conformance suite on the same database is not disturbed.
       const schema = `process_${process.pid}_${Date.now()}`
-      const admin = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl!))))
+      const admin = ManagedRuntime.make(Layer.orDie(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(postgresUrl!))))
       const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
         admin.runPromise(Effect.orDie(Effect.gen(function*() {
           return yield* f(yield* SqlClient.SqlClient)

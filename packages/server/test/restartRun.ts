@@ -185,7 +185,7 @@ export const withPostgresSchemas = async (
   names: ReadonlyArray<string>,
   body: (urls: ReadonlyArray<string>) => Promise<void>
 ) => {
-  const admin = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl))))
+  const admin = ManagedRuntime.make(Layer.orDie(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(postgresUrl))))
   const run = (statement: string) =>
     admin.runPromise(Effect.orDie(Effect.gen(function*() {
       return yield* (yield* SqlClient.SqlClient).unsafe(statement)

@@ -48,6 +48,16 @@ export const layerClient = (
 }
 
 /**
+ * The `SqlClient` of a location as the database is: no migration, no revision. For administering
+ * it beside the store (creating a schema for a store to live in, a backup), where migrating the
+ * connection's own schema would be wrong.
+ */
+export const layerPlainClient = (location: StoreLocation): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  location._tag === "Sqlite"
+    ? SqliteClient.layer({ filename: location.filename })
+    : PgClient.layer({ url: Redacted.make(location.url), maxConnections: 2 })
+
+/**
  * Every repository port of core on the client in context, keys, accounts and final trades read
  * through caches (CachedRepositories), and `AccountWrites` holding an account in a transaction.
  */

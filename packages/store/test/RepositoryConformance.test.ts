@@ -48,7 +48,7 @@ const directory = mkdtempSync(join(tmpdir(), "swapdesk-store-"))
 afterAll(async () => {
   rmSync(directory, { recursive: true, force: true })
   if (postgresUrl === undefined || schemas.length === 0) return
-  const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl))))
+  const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(postgresUrl))))
   await runtime.runPromise(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     for (const schema of schemas) yield* sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
@@ -96,7 +96,7 @@ const stores: ReadonlyArray<Store & { readonly skip?: string }> = [
     // nothing shared with the other tests using the database.
     fresh: async () => {
       const schema = `conformance_${process.pid}_${++fileNumber}`
-      const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerClient(SqlStore.parseDatabaseUrl(postgresUrl!))))
+      const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(postgresUrl!))))
       await runtime.runPromise(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
