@@ -96,7 +96,9 @@ const stores: ReadonlyArray<Store & { readonly skip?: string }> = [
     // nothing shared with the other tests using the database.
     fresh: async () => {
       const schema = `conformance_${process.pid}_${++fileNumber}`
-      const runtime = ManagedRuntime.make(Layer.orDie(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(postgresUrl!))))
+      const runtime = ManagedRuntime.make(
+        Layer.orDie(SqlStore.layerPlainClient(SqlStore.parseDatabaseUrl(postgresUrl!)))
+      )
       await runtime.runPromise(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* sql.unsafe(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
