@@ -21,6 +21,9 @@ const cyrb128 = (text: string): [number, number, number, number] => {
   return [(h1 ^ h2 ^ h3 ^ h4) >>> 0, (h2 ^ h1) >>> 0, (h3 ^ h1) >>> 0, (h4 ^ h1) >>> 0]
 }
 
+/** A stream's whole state, as plain numbers: `Prng.restore` continues it exactly (snapshots). */
+export type PrngState = readonly [a: number, b: number, c: number, d: number, spareNormal: number]
+
 export class Prng {
   private a: number
   private b: number
@@ -29,7 +32,11 @@ export class Prng {
   /** A second normal from the last Box-Muller pair, or NaN. */
   private spareNormal = Number.NaN
 
-  constructor(seed: string) {
+  constructor(seed: string | PrngState) {
+    if (typeof seed !== "string") {
+      ;[this.a, this.b, this.c, this.d, this.spareNormal] = seed
+      return
+    }
     ;[this.a, this.b, this.c, this.d] = cyrb128(seed)
     // Discard the first outputs: they still carry structure from the seed hash.
     for (let i = 0; i < 15; i++) this.nextUint32()
@@ -38,6 +45,16 @@ export class Prng {
   /** An independent stream for one purpose, e.g. `prng.fork("price:SOL")`. */
   static stream(seed: string | number, purpose: string): Prng {
     return new Prng(`${seed}/${purpose}`)
+  }
+
+  /** The stream's state now, for a snapshot. */
+  state(): PrngState {
+    return [this.a, this.b, this.c, this.d, this.spareNormal]
+  }
+
+  /** A stream that continues from `state` exactly as the one it was taken from would have. */
+  static restore(state: PrngState): Prng {
+    return new Prng(state)
   }
 
   nextUint32(): number {
