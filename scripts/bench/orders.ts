@@ -17,6 +17,7 @@ import {
   layerMemoryRepositories,
   limitPriceOf,
   type Network,
+  OrderIndex,
   type OrderRecord,
   OrderRepository,
   Orders,
@@ -104,7 +105,11 @@ const world = () => {
     Layer.provideMerge(SimulationState.layer(scenario)),
     Layer.provideMerge(ChannelTransport.layerNone)
   )
-  return Orders.layer.pipe(Layer.provideMerge(Trades.layer), Layer.provideMerge(Prefill.pipe(Layer.provideMerge(base))))
+  return Orders.layer.pipe(
+    Layer.provide(OrderIndex.layer),
+    Layer.provideMerge(Trades.layer),
+    Layer.provideMerge(Prefill.pipe(Layer.provideMerge(base)))
+  )
 }
 
 interface Pass {

@@ -41,6 +41,17 @@ const placeOf = (alert: AlertRecord): { readonly group: Group; readonly name: st
 
 type Group = "above" | "below" | "whale" | "volume" | "portfolio"
 
+const groups: ReadonlyArray<Group> = ["above", "below", "whale", "volume", "portfolio"]
+
+/**
+ * An engine as plain data, for a snapshot of the simulation: per group, the books in the order
+ * they were made (the order tokens are checked in) with their entries in `(key, seq)` order.
+ */
+export interface AlertEngineSnapshot {
+  readonly books: Readonly<Record<Group, ReadonlyArray<readonly [string, ReadonlyArray<ArmedAlert>]>>>
+  readonly nextSeq: number
+}
+
 /**
  * How an exact price compares with the double nearest to it: the sign of `exact - nearest`. A
  * price feed with more precision than a double passes it, so that a target equal to the double is
@@ -115,6 +126,32 @@ export class AlertEngine {
     book.insert(entry)
     this.armed.set(alert.id, entry)
     this.thresholdsMoved()
+  }
+
+  /** The engine as plain data (the books in the order they are walked, each entry with its seq). */
+  snapshot(): AlertEngineSnapshot {
+    const books = {} as Record<Group, Array<readonly [string, ReadonlyArray<ArmedAlert>]>>
+    for (const group of groups) {
+      books[group] = Array.from(this.books[group], ([name, book]) => [name, Array.from(book.entries())] as const)
+    }
+    return { books, nextSeq: this.nextSeq }
+  }
+
+  /** The engine a snapshot was taken of: it decides, and tells fired alerts, exactly as that one. */
+  static restore(snapshot: AlertEngineSnapshot): AlertEngine {
+    const engine = new AlertEngine()
+    for (const group of groups) {
+      for (const [name, entries] of snapshot.books[group]) {
+        const book = new ThresholdBook<AlertRecord>()
+        for (const entry of entries) {
+          book.insert(entry)
+          engine.armed.set(entry.value.id, entry)
+        }
+        engine.books[group].set(name, book)
+      }
+    }
+    engine.nextSeq = snapshot.nextSeq
+    return engine
   }
 
   /** Stops watching an alert; answers whether it was watched. */

@@ -1,16 +1,20 @@
 /**
  * The running `AlertEngine` as a service: `Alerts` arms and disarms alerts in it as their status
  * changes, and `AlertMonitor` takes the fired ones from it. Built from the repository's active
- * alerts, so a durable repository's alerts are watched again after a restart.
+ * alerts, so a durable repository's alerts are watched again after a restart, or from
+ * `RestoredIndexes`.
  */
 import { Context, Effect, Layer } from "effect"
 import { AlertEngine } from "./AlertEngine.ts"
 import { AlertRepository } from "./Repositories.ts"
+import { RestoredIndexes } from "./RestoredIndexes.ts"
 
 export class AlertIndex extends Context.Service<AlertIndex, AlertEngine>()("@swapdesk/core/AlertIndex") {
   static readonly layer = Layer.effect(
     AlertIndex,
     Effect.gen(function*() {
+      const restored = yield* RestoredIndexes
+      if (restored !== undefined) return AlertEngine.restore(restored.alerts)
       const engine = new AlertEngine()
       for (const alert of yield* (yield* AlertRepository).active) engine.arm(alert)
       return engine

@@ -4,7 +4,7 @@
  * and each failure schedules the next attempt on `MarketTimer` after the next delay, until one
  * succeeds or the delays run out. Each attempt is told to `report` when it starts and when it ends.
  */
-import { Effect } from "effect"
+import { Context, Effect, Exit } from "effect"
 import { MarketClock } from "./MarketClock.ts"
 import { MarketTimer } from "./MarketTimer.ts"
 
@@ -41,6 +41,17 @@ export const webhookRetryDelaysMs: ReadonlyArray<number> = [
 ]
 
 /**
+ * How many deliveries are under way: started and neither succeeded nor given up, a retry still
+ * to come included. An attempt lives in a fiber, which no snapshot of the simulation can hold, so
+ * a snapshot is taken only while none is (docs/storage.md#snapshots). Whoever asks provides
+ * their own counter; the default one counts for nobody.
+ */
+export const DeliveriesUnderway = Context.Reference<{ count: number }>(
+  "@swapdesk/core/DeliveriesUnderway",
+  { defaultValue: () => ({ count: 0 }) }
+)
+
+/**
  * Starts delivering: `attempt` is one try (answering the receiver's status, if any), `delaysMs` the
  * wait before each retry. Returns at once; the attempts run in their own fibers.
  */
@@ -53,23 +64,32 @@ export const deliverWithRetries = <R>(options: {
     const clock = yield* MarketClock
     const timer = yield* MarketTimer
     const context = yield* Effect.context<R>()
-    const run = (attempt: number): Effect.Effect<void> =>
+    const underway = yield* DeliveriesUnderway
+    // Answers whether another attempt is scheduled: the delivery is still under way.
+    const run = (attempt: number): Effect.Effect<boolean> =>
       Effect.gen(function*() {
         yield* options.report({ _tag: "Started", attempt, at: yield* clock.now })
         const outcome = yield* Effect.result(options.attempt(attempt))
         const at = yield* clock.now
         if (outcome._tag === "Success") {
-          return yield* options.report({
+          yield* options.report({
             _tag: "Succeeded",
             attempt,
             at,
             ...(outcome.success === undefined ? {} : { responseStatus: outcome.success })
           })
+          return false
         }
         const delay = options.delaysMs[attempt - 1]
         const nextAttemptAt = delay === undefined ? null : at + delay
         yield* options.report({ _tag: "Failed", attempt, at, failure: outcome.failure, nextAttemptAt })
-        if (nextAttemptAt !== null) yield* timer.schedule(nextAttemptAt, run(attempt + 1))
-      }).pipe(Effect.provideContext(context))
+        if (nextAttemptAt === null) return false
+        yield* timer.schedule(nextAttemptAt, Effect.asVoid(run(attempt + 1)))
+        return true
+      }).pipe(
+        Effect.provideContext(context),
+        Effect.onExit((exit) => Exit.isSuccess(exit) && exit.value ? Effect.void : Effect.sync(() => underway.count--))
+      )
+    underway.count++
     yield* Effect.forkDetach(run(1))
   })

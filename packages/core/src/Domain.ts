@@ -10,6 +10,7 @@ import { Alerts } from "./Alerts.ts"
 import { ApiKeys } from "./ApiKeys.ts"
 import { MarketData } from "./MarketData.ts"
 import { Notifications } from "./Notifications.ts"
+import { OrderIndex } from "./OrderIndex.ts"
 import { Orders } from "./Orders.ts"
 import { Portfolio } from "./Portfolio.ts"
 import { MarketReactorLive } from "./Reactor.ts"
@@ -24,7 +25,7 @@ const UseCases = Layer.mergeAll(
   ApiKeys.layer,
   Portfolio.layer,
   Webhooks.layer
-).pipe(Layer.provideMerge(AlertIndex.layer))
+).pipe(Layer.provideMerge(Layer.merge(AlertIndex.layer, OrderIndex.layer)))
 
 export const DomainLive = MarketReactorLive.pipe(
   Layer.provideMerge(Layer.merge(AlertMonitor.layer, Notifications.layer)),

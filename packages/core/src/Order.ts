@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import type { Network } from "./Network.ts"
+import { tokenOf } from "./Token.ts"
 
 export const OrderStatus = Schema.Literals(["pending", "confirmed", "failed", "cancelled", "expired"])
 export type OrderStatus = typeof OrderStatus.Type
@@ -34,4 +35,9 @@ export interface OrderRecord {
 }
 
 /** Waiting for its price: neither filling nor closed. */
+/** `minAmountOut / amountIn` in whole tokens, as the order index compares it. */
+export const limitPriceOf = (order: OrderRecord): number =>
+  (Number(order.minAmountOut) / Number(order.amountIn)) *
+  10 ** (tokenOf(order.tokenIn).decimals - tokenOf(order.tokenOut).decimals)
+
 export const isOpen = (order: OrderRecord): boolean => order.status === "pending" && order.tradeId === null

@@ -66,6 +66,21 @@ const lowerBound = (limits: ReadonlyArray<number>, limit: number): number => {
   return low
 }
 
+/**
+ * An order book as plain data, for a snapshot of the simulation: the pairs in the order they are
+ * walked, each pair's orders in the order they are tried, and the expiry heap as it stands, so a
+ * restored book decides ties exactly as the original would have.
+ */
+export interface OrderBookSnapshot {
+  readonly pairs: ReadonlyArray<
+    OrderPair & { readonly limits: ReadonlyArray<number>; readonly ids: ReadonlyArray<string> }
+  >
+  readonly expiries: ReadonlyArray<{ readonly at: number; readonly sequence: number; readonly id: string }>
+  readonly sequence: number
+}
+
+const pairKeyOf = (pair: OrderPair): string => `${pair.network}\u0000${pair.tokenIn}\u0000${pair.tokenOut}`
+
 export class OrderBook {
   private readonly books = new Map<string, PairBook>()
   private readonly entries = new Map<string, { readonly pairKey: string; readonly limitPrice: number }>()
@@ -80,7 +95,7 @@ export class OrderBook {
 
   add(order: IndexedOrder): void {
     if (this.entries.has(order.id)) throw new Error(`OrderBook: order ${order.id} is already indexed`)
-    const pairKey = `${order.network}\u0000${order.tokenIn}\u0000${order.tokenOut}`
+    const pairKey = pairKeyOf(order)
     let book = this.books.get(pairKey)
     if (book === undefined) {
       book = { network: order.network, tokenIn: order.tokenIn, tokenOut: order.tokenOut, limits: [], ids: [] }
@@ -121,11 +136,39 @@ export class OrderBook {
    * limit first: a copy, so the caller may remove orders while it works through them.
    */
   candidates(pair: OrderPair, spotRate: number): ReadonlyArray<string> {
-    const book = this.books.get(`${pair.network}\u0000${pair.tokenIn}\u0000${pair.tokenOut}`)
+    const book = this.books.get(pairKeyOf(pair))
     if (book === undefined) return []
     const ceiling = spotRate * CANDIDATE_MARGIN
     if (!(book.limits[0]! <= ceiling)) return []
     return book.ids.slice(0, upperBound(book.limits, ceiling))
+  }
+
+  /** The book as plain data (copies: the book goes on changing). */
+  snapshot(): OrderBookSnapshot {
+    return {
+      pairs: Array.from(this.books.values(), (book) => ({
+        network: book.network,
+        tokenIn: book.tokenIn,
+        tokenOut: book.tokenOut,
+        limits: [...book.limits],
+        ids: [...book.ids]
+      })),
+      expiries: this.expiries.map((entry) => ({ ...entry })),
+      sequence: this.sequence
+    }
+  }
+
+  /** The book a snapshot was taken of, as it stood. */
+  static restore(snapshot: OrderBookSnapshot): OrderBook {
+    const book = new OrderBook()
+    for (const pair of snapshot.pairs) {
+      const pairKey = pairKeyOf(pair)
+      book.books.set(pairKey, { ...pair, limits: [...pair.limits], ids: [...pair.ids] })
+      pair.ids.forEach((id, i) => book.entries.set(id, { pairKey, limitPrice: pair.limits[i]! }))
+    }
+    book.expiries.push(...snapshot.expiries.map((entry) => ({ ...entry })))
+    book.sequence = snapshot.sequence
+    return book
   }
 
   /** Ids whose expiry is at or before `at`, earliest first, taken off the expiry heap (indexed ones only). */

@@ -24,15 +24,15 @@ import {
 import { IdGenerator } from "./Ids.ts"
 import { MarketClock } from "./MarketClock.ts"
 import { parseAmount, platformFee } from "./Money.ts"
-import { isOpen, type OrderRecord } from "./Order.ts"
-import { OrderBook } from "./OrderBook.ts"
+import { isOpen, limitPriceOf, type OrderRecord } from "./Order.ts"
+import { OrderIndex } from "./OrderIndex.ts"
 import { applyOrderEvent, cancelOrder, OrderEvent } from "./OrderMachine.ts"
 import { OrderSigner, type OrderTerms } from "./OrderSigning.ts"
 import type { Page } from "./Page.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { OrderRepository } from "./Repositories.ts"
 import { type CreateOrderBody, type ListOrdersQuery, pageLimits } from "./Requests.ts"
-import { resolveToken, tokenOf } from "./Token.ts"
+import { resolveToken } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { Trades } from "./Trades.ts"
 import { orderView } from "./Views.ts"
@@ -40,11 +40,6 @@ import { Wallets } from "./Wallets.ts"
 
 /** What placing an order can fail with, each a client's fact with its public code. */
 export type CreateOrderError = ValidationFailed | InvalidToken | WalletNotConnected | InsufficientBalance
-
-/** `minAmountOut / amountIn` in whole tokens, as the index compares it. */
-export const limitPriceOf = (order: OrderRecord): number =>
-  (Number(order.minAmountOut) / Number(order.amountIn)) *
-  10 ** (tokenOf(order.tokenIn).decimals - tokenOf(order.tokenOut).decimals)
 
 /** The terms an order's signature covers. */
 export const termsOf = (order: OrderRecord): OrderTerms => ({
@@ -84,10 +79,7 @@ export class Orders extends Context.Service<Orders, {
       const clock = yield* MarketClock
       const events = yield* DomainEvents
       const lock = yield* Semaphore.make(1)
-      const book = new OrderBook()
-      for (const order of yield* repository.open) {
-        if (isOpen(order)) book.add({ ...order, limitPrice: limitPriceOf(order) })
-      }
+      const book = yield* OrderIndex
 
       const publish = (type: string, order: OrderRecord) =>
         events.publish({ type, accountId: order.accountId, data: orderView(order) })

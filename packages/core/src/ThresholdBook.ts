@@ -98,7 +98,7 @@ export class ThresholdBook<A> {
     if (whole > 0) chunks.splice(0, whole)
   }
 
-  /** Every entry, in order (for tests and diagnostics). */
+  /** Every entry, in order (for snapshots, tests and diagnostics). */
   *entries(): IterableIterator<ThresholdEntry<A>> {
     for (const chunk of this.chunks) yield* chunk
   }

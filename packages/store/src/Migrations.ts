@@ -150,13 +150,25 @@ const oneTradePerOrder = Effect.gen(function*() {
   })
 })
 
+// The simulator's snapshots: its world and the records as they stood after one journal entry, so
+// that a restart replays only the entries after it (SimulatorSnapshots, docs/storage.md#snapshots).
+const simulatorSnapshots = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE swapdesk_snapshots (
+    journal_seq BIGINT PRIMARY KEY,
+    at BIGINT NOT NULL,
+    doc TEXT NOT NULL
+  )`
+})
+
 /** Every migration, by `<id>_<name>`. */
 export const migrations = Migrator.fromRecord({
   "1_initial": initial,
   "2_simulator_owner": simulatorOwner,
   "3_simulator_journal": simulatorJournal,
   "4_cache_revision": cacheRevision,
-  "5_one_trade_per_order": oneTradePerOrder
+  "5_one_trade_per_order": oneTradePerOrder,
+  "6_simulator_snapshots": simulatorSnapshots
 })
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */
