@@ -23,6 +23,16 @@ export interface LogPage<T> {
 }
 
 /**
+ * A retained log as data (docs/simulator.md#snapshots): the entries it keeps, oldest first, and how
+ * many were ever appended. Entries are shared with the log, not copied: the log never changes an
+ * entry in place (`update` replaces it), so sharing them is safe and keeps a snapshot cheap.
+ */
+export interface RetainedLogSnapshot<T> {
+  readonly entries: ReadonlyArray<T>
+  readonly appended: number
+}
+
+/**
  * An append-only sequence numbered from 1 that keeps its most recent `max` entries in a ring: an
  * append past `max` overwrites the oldest. Sequence numbers are never reused, so a reader's cursor
  * (`after`) stays meaningful as old entries are dropped; a cursor older than the window reads from
@@ -31,6 +41,8 @@ export interface LogPage<T> {
 export class RetainedLog<T extends { readonly seq: number }> {
   private readonly ring: Array<T> = []
   private appended = 0
+  /** The oldest seq the log can still hold: 1, or where a restored window began. */
+  private floor = 1
 
   readonly max: number
 
@@ -54,7 +66,7 @@ export class RetainedLog<T extends { readonly seq: number }> {
 
   /** The sequence number of the oldest entry kept (1 until the ring wraps; `appended + 1` when empty). */
   get firstSeq(): number {
-    return Math.max(1, this.appended - this.max + 1)
+    return Math.max(this.floor, this.appended - this.max + 1)
   }
 
   /** How many entries were ever appended (the last `seq`). */
@@ -74,6 +86,29 @@ export class RetainedLog<T extends { readonly seq: number }> {
   /** Every entry kept, oldest first. */
   get all(): ReadonlyArray<T> {
     return this.page(0, this.max).entries
+  }
+
+  /** The log now: its window and its sequence counter. */
+  snapshot(): RetainedLogSnapshot<T> {
+    return { entries: this.all, appended: this.appended }
+  }
+
+  /**
+   * Makes this fresh log go on from `snapshot`: the next append gets the sequence number the
+   * original's would have. A smaller `max` than the original's keeps only the newest entries; a
+   * larger one keeps the snapshot's window and grows from there.
+   */
+  continueFrom(snapshot: RetainedLogSnapshot<T>): this {
+    if (this.appended > 0) throw new Error("only a fresh log can continue from a snapshot")
+    const { entries, appended } = snapshot
+    const first = appended - entries.length + 1
+    if (!Number.isInteger(appended) || first < 1 || entries.some((e, i) => e.seq !== first + i)) {
+      throw new Error(`a log snapshot must hold consecutive entries ending at ${appended}`)
+    }
+    this.appended = appended
+    this.floor = first
+    for (const entry of entries.slice(-this.max)) this.ring[(entry.seq - 1) % this.max] = entry
+    return this
   }
 }
 

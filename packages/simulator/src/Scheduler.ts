@@ -4,6 +4,15 @@
  * scheduled: that order, not the heap's layout, is what makes a run replay byte for byte.
  */
 
+/**
+ * An agenda as data (docs/simulator.md#snapshots): its entries and the next sequence number, so that
+ * a restored agenda numbers new entries exactly as the original would have.
+ */
+export interface SchedulerSnapshot<A> {
+  readonly entries: ReadonlyArray<Scheduled<A>>
+  readonly nextSeq: number
+}
+
 export interface Scheduled<A> {
   readonly at: number
   readonly seq: number
@@ -14,6 +23,26 @@ export interface Scheduled<A> {
 export class Scheduler<A> {
   private readonly heap: Array<Scheduled<A>> = []
   private nextSeq = 0
+
+  /**
+   * The agenda now, in heap order. Entries are copied; their actions are shared, so a snapshot is
+   * only data when the actions are (the caller's concern).
+   */
+  snapshot(): SchedulerSnapshot<A> {
+    return { entries: this.heap.map(({ at, seq, action }) => ({ at, seq, action })), nextSeq: this.nextSeq }
+  }
+
+  /** An agenda that goes on exactly as the one `snapshot` was taken from. */
+  static restore<A>(snapshot: SchedulerSnapshot<A>): Scheduler<A> {
+    const scheduler = new Scheduler<A>()
+    for (const { at, seq, action } of snapshot.entries) {
+      if (!(seq < snapshot.nextSeq)) throw new Error(`agenda entry ${seq} is not before the next sequence ${snapshot.nextSeq}`)
+      scheduler.heap.push({ at, seq, action })
+      scheduler.siftUp(scheduler.heap.length - 1)
+    }
+    scheduler.nextSeq = snapshot.nextSeq
+    return scheduler
+  }
 
   get size(): number {
     return this.heap.length

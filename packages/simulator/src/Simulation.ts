@@ -21,16 +21,16 @@ import {
   TRENDING_RECALCULATION_INTERVAL_MS
 } from "@swapdesk/core"
 import { type Effect, Result } from "effect"
-import { ChainEngine, type FaultKind } from "./chain/ChainEngine.ts"
+import { type ChainAction, ChainEngine, type ChainSnapshot, type FaultKind } from "./chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "./chain/NetworkParams.ts"
-import { WalletBook, type WalletSpec } from "./chain/WalletBook.ts"
+import { WalletBook, type WalletBookSnapshot, type WalletSpec } from "./chain/WalletBook.ts"
 import { WalletKeys } from "./chain/WalletKeys.ts"
-import { DEFAULT_LOG_MAX, EventLog, RetainedLog } from "./EventLog.ts"
-import { MarketEngine } from "./market/MarketEngine.ts"
+import { DEFAULT_LOG_MAX, EventLog, type LoggedEvent, RetainedLog, type RetainedLogSnapshot } from "./EventLog.ts"
+import { type MarketConfig, MarketEngine, type MarketSnapshot } from "./market/MarketEngine.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./market/MarketParams.ts"
-import { Prng } from "./Prng.ts"
+import { Prng, type PrngState } from "./Prng.ts"
 import { scenarioDefaults, type ScenarioFile } from "./Scenario.ts"
-import { Scheduler } from "./Scheduler.ts"
+import { Scheduler, type SchedulerSnapshot } from "./Scheduler.ts"
 
 const TICK_MS = 1_000
 
@@ -63,6 +63,43 @@ export type StepReport =
     readonly events: ReadonlyArray<{ readonly tradeId: string; readonly event: TradeEvent }>
   }
   | { readonly _tag: "Due"; readonly tasks: ReadonlyArray<Effect.Effect<void>> }
+
+/**
+ * What the agenda holds: the chain's actions, as data, and the deferred tasks of `defer`, which
+ * are the domain's effects and cannot be data.
+ */
+type AgendaEntry = ChainAction | { readonly _tag: "Deferred"; readonly task: Effect.Effect<void> }
+
+/** The snapshot format this build writes and reads. */
+export const SIMULATION_SNAPSHOT_VERSION = 1
+
+/**
+ * A simulation's evolving state as plain data (docs/simulator.md#snapshots): `structuredClone` and
+ * `node:v8` carry it unchanged. The scenario is not in it: `Simulation.restore` takes the same
+ * scenario beside it, and refuses one whose seed, start or wallets differ from `scenario`'s.
+ */
+export interface SimulationSnapshot {
+  readonly version: typeof SIMULATION_SNAPSHOT_VERSION
+  /** What the snapshot assumes of its scenario. */
+  readonly scenario: {
+    readonly seed: string | number
+    readonly startMs: number
+    /** `accountId/network/address` of every scenario wallet, in order. */
+    readonly wallets: ReadonlyArray<string>
+  }
+  readonly clockMs: number
+  readonly nextTickMs: number
+  readonly nextTrendingMs: number
+  /** The id stream's state. */
+  readonly ids: PrngState
+  /** The chain's scheduled actions with the agenda's sequence counter. */
+  readonly agenda: SchedulerSnapshot<ChainAction>
+  readonly log: RetainedLogSnapshot<LoggedEvent>
+  readonly outbox: RetainedLogSnapshot<SentNotification>
+  readonly wallets: WalletBookSnapshot
+  readonly chain: ChainSnapshot
+  readonly market: MarketSnapshot
+}
 
 const mergeTokenParams = (scenario: ScenarioFile): ReadonlyArray<TokenMarketParams> =>
   defaultMarketParams.map((params) => {
@@ -116,6 +153,43 @@ const walletSpecs = (scenario: ScenarioFile, keys: WalletKeys): Array<WalletSpec
     })
   )
 
+type Fingerprint = SimulationSnapshot["scenario"]
+
+const fingerprintOf = (
+  seed: string | number,
+  startMs: number,
+  wallets: ReadonlyArray<{ readonly accountId: string; readonly network: Network; readonly address: string }>
+): Fingerprint => ({
+  seed,
+  startMs,
+  wallets: wallets.map((w) => `${w.accountId}/${w.network}/${w.address}`)
+})
+
+/** Refuses a snapshot of another format, or of a simulation of another scenario. */
+const checkFingerprint = (snapshot: SimulationSnapshot, scenario: Fingerprint): void => {
+  if (snapshot.version !== SIMULATION_SNAPSHOT_VERSION) {
+    throw new Error(
+      `simulation snapshot version ${String(snapshot.version)} cannot be restored (this build reads version ${SIMULATION_SNAPSHOT_VERSION})`
+    )
+  }
+  const taken = snapshot.scenario
+  if (taken.seed !== scenario.seed) {
+    throw new Error(
+      `the snapshot is of a simulation with seed ${JSON.stringify(taken.seed)}, not the scenario's seed ${JSON.stringify(scenario.seed)}`
+    )
+  }
+  if (taken.startMs !== scenario.startMs) {
+    throw new Error(
+      `the snapshot is of a simulation started at ${new Date(taken.startMs).toISOString()}, not the scenario's ${new Date(scenario.startMs).toISOString()}`
+    )
+  }
+  if (taken.wallets.join("\n") !== scenario.wallets.join("\n")) {
+    throw new Error(
+      `the snapshot's wallets (${taken.wallets.join(", ")}) are not the scenario's (${scenario.wallets.join(", ")})`
+    )
+  }
+}
+
 export class Simulation {
   readonly seed: string | number
   readonly mode: "manual" | "realtime"
@@ -129,7 +203,9 @@ export class Simulation {
   readonly chain: ChainEngine
   readonly log: EventLog
   readonly outbox: RetainedLog<SentNotification>
-  private readonly agenda = new Scheduler<() => void>()
+  private readonly agenda: Scheduler<AgendaEntry>
+  /** How many `Deferred` entries the agenda holds: a snapshot waits until none is left. */
+  private deferredCount = 0
   private readonly emitted: Array<{ tradeId: string; event: TradeEvent }> = []
   private readonly due: Array<Effect.Effect<void>> = []
   private readonly idStream: Prng
@@ -139,38 +215,101 @@ export class Simulation {
   private nextTickMs: number
   private nextTrendingMs: number
 
-  constructor(scenario: ScenarioFile, options: SimulationOptions = {}) {
-    this.log = new EventLog(options.logMax ?? DEFAULT_LOG_MAX)
-    this.outbox = new RetainedLog(options.logMax ?? DEFAULT_LOG_MAX)
+  /**
+   * A fresh simulation of `scenario`, or (with `snapshot`, as `Simulation.restore` passes it) one
+   * that goes on from a snapshot taken of a simulation of the same scenario.
+   */
+  constructor(scenario: ScenarioFile, options: SimulationOptions = {}, snapshot?: SimulationSnapshot) {
+    const logMax = options.logMax ?? DEFAULT_LOG_MAX
+    this.log = new EventLog(logMax)
+    this.outbox = new RetainedLog(logMax)
     this.seed = scenario.seed ?? scenarioDefaults.seed
     const clock = scenario.clock ?? scenarioDefaults.clock
     this.mode = clock.mode
     this.speed = clock.speed ?? 1
     this.startMs = Date.parse(clock.start ?? scenarioDefaults.clock.start)
-    this.clockMs = this.startMs
-    this.nextTickMs = this.startMs + TICK_MS
-    this.idStream = Prng.stream(this.seed, "ids")
-    this.market = new MarketEngine({
+    this.keys = new WalletKeys(this.seed)
+    const specs = walletSpecs(scenario, this.keys)
+    const marketConfig: MarketConfig = {
       seed: this.seed,
       startMs: this.startMs,
       historyDays: scenario.historyDays ?? scenarioDefaults.historyDays,
       tokens: mergeTokenParams(scenario),
       history: Object.fromEntries(Object.entries(scenario.history ?? {}).map(([symbol, h]) => [symbol, h.candles]))
-    })
-    this.market.recomputeTrending(this.startMs)
-    this.nextTrendingMs = this.startMs + TRENDING_RECALCULATION_INTERVAL_MS
-    this.keys = new WalletKeys(this.seed)
-    this.wallets = new WalletBook(walletSpecs(scenario, this.keys))
-    this.chain = new ChainEngine({
+    }
+    const chainConfig = (wallets: WalletBook, market: MarketEngine) => ({
       seed: this.seed,
       networks: mergeNetworkParams(scenario),
-      wallets: this.wallets,
-      market: this.market,
-      schedule: (at, run) => void this.agenda.schedule(Math.max(at, this.clockMs), run),
-      emit: (tradeId, event) => void this.emitted.push({ tradeId, event }),
-      log: (at, type, data) => this.log.append(at, type, data)
+      wallets,
+      market,
+      schedule: (at: number, action: ChainAction) => void this.agenda.schedule(Math.max(at, this.clockMs), action),
+      emit: (tradeId: string, event: TradeEvent) => void this.emitted.push({ tradeId, event }),
+      log: (at: number, type: string, data: Record<string, unknown>) => this.log.append(at, type, data)
     })
-    this.log.append(this.startMs, "simulation.started", { seed: this.seed, mode: this.mode })
+    if (snapshot === undefined) {
+      this.clockMs = this.startMs
+      this.nextTickMs = this.startMs + TICK_MS
+      this.idStream = Prng.stream(this.seed, "ids")
+      this.agenda = new Scheduler()
+      this.market = new MarketEngine(marketConfig)
+      this.market.recomputeTrending(this.startMs)
+      this.nextTrendingMs = this.startMs + TRENDING_RECALCULATION_INTERVAL_MS
+      this.wallets = new WalletBook(specs)
+      this.chain = new ChainEngine(chainConfig(this.wallets, this.market))
+      this.log.append(this.startMs, "simulation.started", { seed: this.seed, mode: this.mode })
+      return
+    }
+    checkFingerprint(snapshot, fingerprintOf(this.seed, this.startMs, specs))
+    this.clockMs = snapshot.clockMs
+    this.nextTickMs = snapshot.nextTickMs
+    this.nextTrendingMs = snapshot.nextTrendingMs
+    this.idStream = Prng.restore(snapshot.ids)
+    this.agenda = Scheduler.restore<AgendaEntry>(snapshot.agenda)
+    this.log.continueFrom(snapshot.log)
+    this.outbox.continueFrom(snapshot.outbox)
+    this.market = MarketEngine.restore(marketConfig, snapshot.market)
+    this.wallets = WalletBook.restore(snapshot.wallets)
+    this.chain = ChainEngine.restore(chainConfig(this.wallets, this.market), snapshot.chain)
+  }
+
+  /**
+   * A simulation that goes on exactly as the one `snapshot` was taken from: driven by the same
+   * calls, it logs, answers and draws the same, byte for byte. `scenario` must be the scenario the
+   * snapshot's simulation was built from (it holds what never changes: parameters, history files);
+   * one with another seed, start or wallets is refused with an Error, as is another snapshot
+   * version. Costs about the snapshot's size: no market step is run again.
+   */
+  static restore(scenario: ScenarioFile, snapshot: SimulationSnapshot, options: SimulationOptions = {}): Simulation {
+    return new Simulation(scenario, options, snapshot)
+  }
+
+  /**
+   * The simulation's state now, as plain data that shares nothing mutable with it (the log's and
+   * outbox's entries are shared: they are never changed in place), for `Simulation.restore`.
+   *
+   * Answers `undefined` while a task handed to `defer` is still on the agenda (a webhook or
+   * notification retry: an effect of the domain, which cannot be data), or while a step's events
+   * or tasks have not been handed over; the caller tries again later, e.g. after the next `step`.
+   */
+  snapshot(): SimulationSnapshot | undefined {
+    if (this.deferredCount > 0 || this.due.length > 0 || this.emitted.length > 0) return undefined
+    // No `Deferred` entry is left, so every entry is a chain action.
+    const agenda = this.agenda.snapshot() as SchedulerSnapshot<ChainAction>
+    const wallets = this.wallets.snapshot()
+    return {
+      version: SIMULATION_SNAPSHOT_VERSION,
+      scenario: fingerprintOf(this.seed, this.startMs, wallets.wallets),
+      clockMs: this.clockMs,
+      nextTickMs: this.nextTickMs,
+      nextTrendingMs: this.nextTrendingMs,
+      ids: this.idStream.state(),
+      agenda,
+      log: this.log.snapshot(),
+      outbox: this.outbox.snapshot(),
+      wallets,
+      chain: this.chain.snapshot(),
+      market: this.market.snapshot()
+    }
   }
 
   /** The market clock, in milliseconds. */
@@ -186,9 +325,14 @@ export class Simulation {
   step(until: number): StepReport | undefined {
     const actionAt = this.agenda.peekTime()
     if (actionAt !== undefined && actionAt <= until && actionAt < this.nextTickMs) {
-      const due = this.agenda.popDue(actionAt)!
-      this.clockMs = due.at
-      due.action()
+      const { at, action } = this.agenda.popDue(actionAt)!
+      this.clockMs = at
+      if (action._tag === "Deferred") {
+        this.deferredCount--
+        this.due.push(action.task)
+      } else {
+        this.chain.run(action)
+      }
       return this.due.length > 0
         ? { _tag: "Due", tasks: this.due.splice(0) }
         : { _tag: "Trades", events: this.emitted.splice(0) }
@@ -244,7 +388,8 @@ export class Simulation {
 
   /** Runs `task` once market time reaches `atMs`: `step` hands it over as a `Due` report. */
   defer(atMs: number, task: Effect.Effect<void>): void {
-    this.agenda.schedule(Math.max(atMs, this.clockMs), () => void this.due.push(task))
+    this.agenda.schedule(Math.max(atMs, this.clockMs), { _tag: "Deferred", task })
+    this.deferredCount++
   }
 
   /** A fresh id of the kind, from the seed's id stream. */

@@ -6,6 +6,8 @@ import { fc, it } from "@fast-check/vitest"
 import { describe, expect } from "vitest"
 import { Prng } from "../src/Prng.ts"
 
+const draws = (prng: Prng) => [prng.normal(), prng.next(), prng.nextUint32(), prng.normal(), prng.normal()]
+
 describe("Prng state", () => {
   it.prop([fc.string(), fc.nat(50), fc.boolean()])(
     "a restored stream draws what the original draws",
@@ -15,7 +17,6 @@ describe("Prng state", () => {
       // An odd number of normals leaves a spare behind, which the state must carry.
       if (halfNormal) original.normal()
       const restored = Prng.restore(structuredClone(original.state()))
-      const draws = (prng: Prng) => [prng.normal(), prng.next(), prng.nextUint32(), prng.normal(), prng.normal()]
       expect(draws(restored)).toEqual(draws(original))
     }
   )

@@ -40,8 +40,8 @@ import {
   tokenOf,
   TradeEvent
 } from "@swapdesk/core"
-import { Prng } from "../Prng.ts"
-import { FaultBook, type FaultKind } from "./Faults.ts"
+import { Prng, type PrngState } from "../Prng.ts"
+import { type Fault, FaultBook, type FaultKind } from "./Faults.ts"
 import { assertNetworkParams, type NetworkParams } from "./NetworkParams.ts"
 import { type PoolView, priceSwap } from "./SwapMath.ts"
 import { transactionHash } from "./TxHash.ts"
@@ -73,14 +73,58 @@ export interface MarketAccess extends PoolView {
   applySwap(swap: { at: number; symbol: string; network: Network; side: "buy" | "sell"; valueUsd: number }): void
 }
 
+/**
+ * Something the engine asked to run later, as data: the simulation keeps these on its agenda and
+ * hands each back to `ChainEngine.run` when it is due, and a snapshot carries them as they are.
+ */
+export type ChainAction =
+  /** A trade's approval deadline: it times out if still awaiting approval. */
+  | { readonly _tag: "ApprovalDeadline"; readonly tradeId: string; readonly at: number }
+  /** The block that takes a broadcast trade; `lost` was drawn at broadcast. */
+  | { readonly _tag: "Include"; readonly tradeId: string; readonly at: number; readonly lost: boolean }
+  /** An included trade's confirmation, with what its execution settled. */
+  | {
+    readonly _tag: "Confirm"
+    readonly tradeId: string
+    readonly at: number
+    readonly amountOut: bigint
+    readonly fee: bigint
+    readonly gasFee: bigint
+  }
+  /** A fault's end, to be logged. */
+  | { readonly _tag: "FaultEnd"; readonly network: Network; readonly kind: FaultKind; readonly at: number }
+
+/** A trade in progress, as data. */
+export interface PendingTradeSnapshot {
+  readonly intent: SwapIntent
+  readonly submittedAt: number
+  readonly prng: PrngState
+  readonly stage: "awaiting_approval" | "broadcast" | "included"
+  readonly txHash: string | null
+}
+
+/** The engine's evolving state as data (docs/simulator.md#snapshots); its scheduled actions live on the agenda. */
+export interface ChainSnapshot {
+  /** The trades in progress, in the order they were submitted. */
+  readonly pending: ReadonlyArray<PendingTradeSnapshot>
+  /** The ids of the trades that ended confirmed, and of those that ended failed. */
+  readonly confirmed: ReadonlyArray<string>
+  readonly failed: ReadonlyArray<string>
+  /** Every fault injected, in order. */
+  readonly faults: ReadonlyArray<Fault>
+}
+
 /** Everything the engine is wired to. */
 export interface ChainConfig {
   readonly seed: string | number
   readonly networks: Readonly<Record<Network, NetworkParams>>
   readonly wallets: WalletBook
   readonly market: MarketAccess
-  /** Asks the simulation to call `run` at market time `at` (never earlier than now); due actions run in (time, sequence) order. */
-  readonly schedule: (at: number, run: () => void) => void
+  /**
+   * Asks the simulation to hand `action` back to `run` at market time `at` (never earlier than
+   * now); due actions run in (time, sequence) order.
+   */
+  readonly schedule: (at: number, action: ChainAction) => void
   /** A trade event happened at its `at`: deliver it to the domain. */
   readonly emit: (tradeId: string, event: TradeEvent) => void
   /** Appends to the simulator's event log; data is JSON-safe (amounts as decimal strings). */
@@ -119,7 +163,7 @@ const nextBlockAfter = (at: number, blockTimeMs: number): number => (Math.floor(
 /** The four simulated networks and the trades on them. */
 export class ChainEngine {
   private readonly config: ChainConfig
-  private readonly faults = new FaultBook()
+  private faults = new FaultBook()
   /** The trades still in progress. */
   private readonly trades = new Map<string, TradeState>()
   /**
@@ -131,6 +175,68 @@ export class ChainEngine {
   constructor(config: ChainConfig) {
     for (const network of networks) assertNetworkParams(network, config.networks[network])
     this.config = config
+  }
+
+  /**
+   * An engine that goes on exactly as the one `snapshot` was taken from, wired to `config` (whose
+   * wallets and agenda are restored beside it). The intents are copied, not shared.
+   */
+  static restore(config: ChainConfig, snapshot: ChainSnapshot): ChainEngine {
+    const engine = new ChainEngine(config)
+    engine.faults = FaultBook.restore(snapshot.faults)
+    for (const trade of snapshot.pending) {
+      engine.trades.set(trade.intent.tradeId, {
+        intent: { ...trade.intent },
+        submittedAt: trade.submittedAt,
+        prng: Prng.restore(trade.prng),
+        stage: trade.stage,
+        txHash: trade.txHash ?? undefined
+      })
+    }
+    for (const id of snapshot.confirmed) engine.ended.set(id, "confirmed")
+    for (const id of snapshot.failed) engine.ended.set(id, "failed")
+    return engine
+  }
+
+  /** The engine's state now, as data that shares nothing mutable with it. */
+  snapshot(): ChainSnapshot {
+    const pending: Array<PendingTradeSnapshot> = []
+    for (const trade of this.trades.values()) {
+      // A trade leaves `trades` as it ends, so only the in-progress stages are here.
+      const stage = trade.stage as PendingTradeSnapshot["stage"]
+      pending.push({
+        intent: { ...trade.intent },
+        submittedAt: trade.submittedAt,
+        prng: trade.prng.state(),
+        stage,
+        txHash: trade.txHash ?? null
+      })
+    }
+    const confirmed: Array<string> = [], failed: Array<string> = []
+    for (const [id, stage] of this.ended) (stage === "confirmed" ? confirmed : failed).push(id)
+    return { pending, confirmed, failed, faults: this.faults.snapshot() }
+  }
+
+  /** Runs an action the engine scheduled, now that it is due. */
+  run(action: ChainAction): void {
+    switch (action._tag) {
+      case "ApprovalDeadline": {
+        const trade = this.trades.get(action.tradeId)
+        // Decided (or rejected) in time: nothing to do.
+        if (trade?.stage === "awaiting_approval") this.config.emit(action.tradeId, this.timeOut(trade, action.at))
+        return
+      }
+      case "Include":
+        return this.include(this.pendingTrade(action.tradeId), action.at, action.lost)
+      case "Confirm":
+        return this.confirm(this.pendingTrade(action.tradeId), action.at, action.amountOut, action.fee, action.gasFee)
+      case "FaultEnd":
+        return this.config.log(action.at, "fault.ended", { network: action.network, kind: action.kind })
+    }
+  }
+
+  private pendingTrade(tradeId: string): TradeState {
+    return this.trades.get(tradeId) ?? defect(`scheduled action for trade ${tradeId}, which is not in progress`)
   }
 
   /** What the network's liquidity pays for the request now, its price impact and the gas it would cost now. */
@@ -174,9 +280,7 @@ export class ChainEngine {
     if (intent.delegatedSigning) return [this.broadcast(trade, at)]
     this.config.log(at, "trade.awaiting_approval", { tradeId: intent.tradeId, network: intent.network })
     const deadline = at + APPROVAL_TIMEOUT_MS
-    this.config.schedule(deadline, () => {
-      if (trade.stage === "awaiting_approval") this.config.emit(intent.tradeId, this.timeOut(trade, deadline))
-    })
+    this.config.schedule(deadline, { _tag: "ApprovalDeadline", tradeId: intent.tradeId, at: deadline })
     return []
   }
 
@@ -204,7 +308,7 @@ export class ChainEngine {
     const endAt = at + durationMs
     this.faults.add({ network, kind, startAt: at, endAt })
     this.config.log(at, "fault.started", { network, kind, durationMs })
-    this.config.schedule(endAt, () => this.config.log(endAt, "fault.ended", { network, kind }))
+    this.config.schedule(endAt, { _tag: "FaultEnd", network, kind, at: endAt })
   }
 
   /** Native base units per gas unit on the network at `at`, faults included. */
@@ -266,7 +370,7 @@ export class ChainEngine {
     trade.stage = "broadcast"
     trade.txHash = txHash
     this.config.log(at, "trade.broadcast", { tradeId: intent.tradeId, network: intent.network, txHash })
-    this.config.schedule(includeAt, () => this.include(trade, includeAt, lost))
+    this.config.schedule(includeAt, { _tag: "Include", tradeId: intent.tradeId, at: includeAt, lost })
     return TradeEvent.Broadcast({ at, txHash })
   }
 
@@ -320,7 +424,14 @@ export class ChainEngine {
       priceImpactPercent: pricing.priceImpactPercent
     })
     const confirmAt = at + params.confirmations * params.blockTimeMs
-    this.config.schedule(confirmAt, () => this.confirm(trade, confirmAt, amountOut, fee, gasFee))
+    this.config.schedule(confirmAt, {
+      _tag: "Confirm",
+      tradeId: intent.tradeId,
+      at: confirmAt,
+      amountOut,
+      fee,
+      gasFee
+    })
   }
 
   private confirm(trade: TradeState, at: number, amountOut: bigint, fee: bigint, gasFee: bigint): void {

@@ -29,6 +29,18 @@ export interface Fault {
 export class FaultBook {
   private readonly faults: Array<Fault> = []
 
+  /** Every fault injected so far, in order: a copy, for a snapshot. */
+  snapshot(): ReadonlyArray<Fault> {
+    return this.faults.map((f) => ({ ...f }))
+  }
+
+  /** A book holding `faults` (from `snapshot`). */
+  static restore(faults: ReadonlyArray<Fault>): FaultBook {
+    const book = new FaultBook()
+    for (const fault of faults) book.add({ ...fault })
+    return book
+  }
+
   add(fault: Fault): void {
     if (!(fault.endAt > fault.startAt)) throw new RangeError(`a ${fault.kind} fault must last a positive time`)
     this.faults.push(fault)

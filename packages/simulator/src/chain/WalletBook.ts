@@ -55,6 +55,39 @@ export interface Settlement {
   readonly amountOut: bigint
 }
 
+/**
+ * A token line as data: `[token, initial, received, sent, gasBurned, free, reserved]`, a tuple
+ * rather than an object so that a snapshot of many lines stays small.
+ */
+export type LineSnapshot = readonly [
+  token: string,
+  initial: bigint,
+  received: bigint,
+  sent: bigint,
+  gasBurned: bigint,
+  free: bigint,
+  reserved: bigint
+]
+
+/** One wallet as data: who and where, and its lines in the order the tokens first appeared. */
+export interface WalletSnapshot {
+  readonly accountId: string
+  readonly network: Network
+  readonly address: string
+  readonly delegatedSigning: boolean
+  readonly lines: ReadonlyArray<LineSnapshot>
+}
+
+/** The book as data (docs/simulator.md#snapshots). */
+export interface WalletBookSnapshot {
+  /** In scenario order. */
+  readonly wallets: ReadonlyArray<WalletSnapshot>
+  /** The open holds, in the order they were made. */
+  readonly holds: ReadonlyArray<Hold>
+  /** Each account's `revision`, for the accounts whose balances ever changed. */
+  readonly revisions: ReadonlyArray<readonly [accountId: string, revision: number]>
+}
+
 interface Line {
   initial: bigint
   received: bigint
@@ -114,6 +147,45 @@ export class WalletBook {
       list.push(state)
       this.byAccount.set(spec.accountId, list)
     }
+  }
+
+  /** The book now, as data that shares nothing mutable with it. */
+  snapshot(): WalletBookSnapshot {
+    const wallets: Array<WalletSnapshot> = []
+    for (const state of this.wallets.values()) {
+      const lines: Array<LineSnapshot> = []
+      for (const [token, l] of state.lines) {
+        lines.push([token, l.initial, l.received, l.sent, l.gasBurned, l.free, l.reserved])
+      }
+      const { network, address, delegatedSigning } = state.info
+      wallets.push({ accountId: state.accountId, network, address, delegatedSigning, lines })
+    }
+    return {
+      wallets,
+      holds: [...this.holds.values()].map((hold) => ({ ...hold })),
+      revisions: [...this.revisions]
+    }
+  }
+
+  /** A book that goes on exactly as the one `snapshot` was taken from. */
+  static restore(snapshot: WalletBookSnapshot): WalletBook {
+    const book = new WalletBook(snapshot.wallets.map((wallet) => ({
+      accountId: wallet.accountId,
+      network: wallet.network,
+      address: wallet.address,
+      delegatedSigning: wallet.delegatedSigning,
+      balances: {}
+    })))
+    for (const wallet of snapshot.wallets) {
+      const { lines } = book.stateOf(wallet.accountId, wallet.network)
+      for (const [token, initial, received, sent, gasBurned, free, reserved] of wallet.lines) {
+        lines.set(token, { initial, received, sent, gasBurned, free, reserved })
+      }
+    }
+    for (const hold of snapshot.holds) book.holds.set(hold.holdId, { ...hold })
+    for (const [accountId, revision] of snapshot.revisions) book.revisions.set(accountId, revision)
+    book.checkInvariants()
+    return book
   }
 
   /** The account's wallet on the network, if one is connected. */

@@ -45,6 +45,22 @@ export class HistoryReplay {
     this.path = new Float64Array(this.secondsPerCandle)
   }
 
+  /**
+   * Where the replay is in its file: the candle the last lookup found. The path through a candle is
+   * not part of it: it is a function of the seed and the candle, drawn again when next needed.
+   */
+  snapshot(): number {
+    return this.cursor
+  }
+
+  /** Continues from a `snapshot` of the replay of the same file. */
+  restore(cursor: number): void {
+    if (!(Number.isInteger(cursor) && cursor >= 0 && cursor < this.series.openTimeMs.length)) {
+      throw new Error(`replay snapshot of ${this.symbol}: candle ${cursor} is not in its file`)
+    }
+    this.cursor = cursor
+  }
+
   /** The first time the file covers. */
   get fromMs(): number {
     return this.series.openTimeMs[0]!

@@ -30,6 +30,33 @@ const grown = (values: Float64Array, capacity: number): Float64Array => {
   return next
 }
 
+/** The hours held (every array cut to `count`), and the capacity the arrays had. */
+export interface HourStoreSnapshot {
+  readonly count: number
+  readonly capacity: number
+  readonly processOpen: ReadonlyArray<Float64Array>
+  readonly processHigh: ReadonlyArray<Float64Array>
+  readonly processLow: ReadonlyArray<Float64Array>
+  readonly processClose: ReadonlyArray<Float64Array>
+  readonly volume: ReadonlyArray<Float64Array>
+  readonly high: ReadonlyArray<Float64Array>
+  readonly low: ReadonlyArray<Float64Array>
+  readonly close: ReadonlyArray<Float64Array>
+  readonly lastTraded: ReadonlyArray<Float64Array>
+}
+
+const SERIES = [
+  "processOpen",
+  "processHigh",
+  "processLow",
+  "processClose",
+  "volume",
+  "high",
+  "low",
+  "close",
+  "lastTraded"
+] as const
+
 export class HourStore {
   /** How many hours are held: hours [0, count). */
   count = 0
@@ -59,6 +86,37 @@ export class HourStore {
     this.low = arrays(pairCount)
     this.close = arrays(pairCount)
     this.lastTraded = arrays(pairCount)
+  }
+
+  /** A copy of the hours held. */
+  snapshot(): HourStoreSnapshot {
+    const cut = (values: Float64Array): Float64Array => values.slice(0, this.count)
+    return {
+      count: this.count,
+      capacity: this.capacity,
+      processOpen: this.processOpen.map(cut),
+      processHigh: this.processHigh.map(cut),
+      processLow: this.processLow.map(cut),
+      processClose: this.processClose.map(cut),
+      volume: this.volume.map(cut),
+      high: this.high.map(cut),
+      low: this.low.map(cut),
+      close: this.close.map(cut),
+      lastTraded: this.lastTraded.map(cut)
+    }
+  }
+
+  /** Takes the hours of `snapshot`, from a store of the same processes and pairs, in new arrays. */
+  restore(snapshot: HourStoreSnapshot): void {
+    if (snapshot.processOpen.length !== this.processOpen.length || snapshot.volume.length !== this.volume.length) {
+      throw new Error("hour snapshot of other processes or pairs than the market's")
+    }
+    for (const series of SERIES) {
+      const list = this[series]
+      for (let i = 0; i < list.length; i++) list[i] = grown(snapshot[series][i]!, snapshot.capacity)
+    }
+    this.count = snapshot.count
+    this.capacity = snapshot.capacity
   }
 
   /** The hour holding bucket `bucket`. */
@@ -117,19 +175,8 @@ export class HourStore {
   }
 
   private grow(capacity: number): void {
-    for (
-      const list of [
-        this.processOpen,
-        this.processHigh,
-        this.processLow,
-        this.processClose,
-        this.volume,
-        this.high,
-        this.low,
-        this.close,
-        this.lastTraded
-      ]
-    ) {
+    for (const series of SERIES) {
+      const list = this[series]
       for (let i = 0; i < list.length; i++) list[i] = grown(list[i]!, capacity)
     }
     this.capacity = capacity

@@ -41,18 +41,18 @@ import { type CandleSeries, seriesRange } from "./CandleFile.ts"
 import { buildCandles } from "./Candles.ts"
 import { FxRates } from "./FxRates.ts"
 import { HistoryReplay } from "./HistoryReplay.ts"
-import { HourStore } from "./HourStore.ts"
+import { HourStore, type HourStoreSnapshot } from "./HourStore.ts"
 import { writeHistory } from "./MarketHistory.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./MarketParams.ts"
-import { MarketStatistics } from "./MarketStatistics.ts"
-import { MINUTE_MS, MinuteStore } from "./MinuteStore.ts"
+import { MarketStatistics, WINDOW_SUMS_MINUTES } from "./MarketStatistics.ts"
+import { MINUTE_MS, MinuteStore, type MinuteStoreSnapshot } from "./MinuteStore.ts"
 import { PairBook } from "./PairBook.ts"
 import { priceAfterSwap, swapToReach } from "./PoolImpact.ts"
-import { PEG_BAND, PriceProcesses } from "./PriceProcess.ts"
-import { SwapArrivals } from "./SwapArrivals.ts"
+import { PEG_BAND, PriceProcesses, type PriceProcessesSnapshot } from "./PriceProcess.ts"
+import { SwapArrivals, type SwapArrivalsSnapshot } from "./SwapArrivals.ts"
 import { buyShare } from "./TradeFlow.ts"
-import { TradeLedger } from "./TradeLedger.ts"
-import { TrendingRankings } from "./TrendingRankings.ts"
+import { TradeLedger, type TradeLedgerSnapshot } from "./TradeLedger.ts"
+import { TrendingRankings, type TrendingRankingsSnapshot } from "./TrendingRankings.ts"
 
 /** How to build a market. */
 export interface MarketConfig {
@@ -71,6 +71,46 @@ export interface MarketConfig {
    * series' range; a token that tracks another cannot have one (it follows its target's).
    */
   readonly history?: Readonly<Record<string, CandleSeries>>
+}
+
+/**
+ * What a market snapshot assumes of the config it is restored with: the seed, the start, the
+ * start of history, the tokens (in order) with their number of pools, and each replayed file's
+ * range. `restore` refuses a config that differs in any of them.
+ */
+export interface MarketFingerprint {
+  readonly seed: string
+  readonly startMs: number
+  readonly historyStartMs: number
+  readonly tokens: ReadonlyArray<string>
+  readonly pairs: number
+  /** Replayed tokens in symbol order, with their file's first open, end and candle count. */
+  readonly replayed: ReadonlyArray<readonly [symbol: string, fromMs: number, toMs: number, candles: number]>
+}
+
+/**
+ * Everything of a market that evolved since it was built, as plain data (typed arrays, numbers,
+ * strings, arrays and objects), so that `structuredClone` and `v8.serialize` carry it unchanged:
+ * the price processes and their random streams, swap arrivals, the minute and hour stores, the
+ * holder counters and whale logs, the last trending rankings, where each replayed file is, and the
+ * current second and minute. The config (params, candle files, FX rates) is not in it: `restore`
+ * takes the same config beside it. Shares no memory with the engine it was taken from.
+ */
+export interface MarketSnapshot {
+  readonly fingerprint: MarketFingerprint
+  readonly nowMs: number
+  readonly currentBucket: number
+  /** Per process: the candle its replay was in at the last tick (−1 for none) and the minute's opening level. */
+  readonly replayCandle: Int32Array
+  readonly minuteOpenLevel: Float64Array
+  /** Per process: its replay's position in its file, or −1 for a process not replayed. */
+  readonly replayCursor: Int32Array
+  readonly prices: PriceProcessesSnapshot
+  readonly arrivals: SwapArrivalsSnapshot
+  readonly minutes: MinuteStoreSnapshot
+  readonly hours: HourStoreSnapshot
+  readonly ledger: TradeLedgerSnapshot
+  readonly trending: TrendingRankingsSnapshot
 }
 
 const SECOND_MS = 1_000
@@ -114,12 +154,18 @@ export class MarketEngine {
   private readonly trendingRankings: TrendingRankings
   private readonly fx: FxRates
   private readonly startHistoryMs: number
+  private readonly fingerprint: MarketFingerprint
   /** The time of the last tick, and the minute bucket that holds it. */
   private now: number
   private currentBucket = -1
   private currentBucketStartMs = 0
 
-  constructor(config: MarketConfig) {
+  /**
+   * Builds the market of `config`: its history up to `startMs`, then the start. Given a `snapshot`
+   * of a market of the same config, continues from it instead, without generating anything (what
+   * `MarketEngine.restore` does).
+   */
+  constructor(config: MarketConfig, snapshot?: MarketSnapshot) {
     if (!Number.isInteger(config.startMs) || config.startMs % SECOND_MS !== 0) {
       throw new RangeError(`market startMs must be a whole second, got ${config.startMs}`)
     }
@@ -156,13 +202,27 @@ export class MarketEngine {
 
     // History: whole UTC days, so that every timeframe's first candle is complete.
     this.startHistoryMs = Math.floor((config.startMs - historyDays * DAY_MS) / DAY_MS) * DAY_MS
+    this.fingerprint = {
+      seed: String(config.seed),
+      startMs: config.startMs,
+      historyStartMs: this.startHistoryMs,
+      tokens: params.map((p) => p.symbol),
+      pairs: this.pairs.count,
+      replayed: Object.keys(history).sort().map((symbol) => {
+        const series = history[symbol]!
+        const { fromMs, toMs } = seriesRange(series)
+        return [symbol, fromMs, toMs, series.openTimeMs.length] as const
+      })
+    }
+    if (snapshot !== undefined) checkFingerprint(this.fingerprint, snapshot.fingerprint)
     const baseMinute = this.startHistoryMs / MINUTE_MS
     const startBucket = Math.floor(config.startMs / MINUTE_MS) - baseMinute
     this.store = new MinuteStore(
       baseMinute,
       ordered.length,
       this.pairs.count,
-      startBucket + LIVE_CAPACITY_MINUTES,
+      // A restored store takes the snapshot's arrays: no room to allocate first.
+      snapshot === undefined ? startBucket + LIVE_CAPACITY_MINUTES : 0,
       (process) => this.replays[process] !== undefined
     )
     const processOfPair = new Int32Array(this.pairs.count)
@@ -175,6 +235,10 @@ export class MarketEngine {
     this.statistics = new MarketStatistics(params, this.processes, processOf, this.store, this.pairs, this.ledger)
     this.trendingRankings = new TrendingRankings(params, this.processes, processOf, this.pairs, this.statistics)
 
+    if (snapshot !== undefined) {
+      this.continueFrom(snapshot)
+      return
+    }
     writeHistory({
       params,
       processes: this.processes,
@@ -190,6 +254,43 @@ export class MarketEngine {
     this.enterBucket(startBucket)
     this.replayUntilStart(config.startMs)
     this.recomputeTrending(config.startMs)
+  }
+
+  /**
+   * The market's state now, as plain data that shares nothing with the engine (see
+   * `MarketSnapshot`). Costs a copy of the minute and hour stores; the engine goes on unchanged.
+   */
+  snapshot(): MarketSnapshot {
+    const fingerprint = this.fingerprint
+    return {
+      fingerprint: {
+        ...fingerprint,
+        tokens: [...fingerprint.tokens],
+        replayed: fingerprint.replayed.map((file) => [...file] as const)
+      },
+      nowMs: this.now,
+      currentBucket: this.currentBucket,
+      replayCandle: this.replayCandle.slice(),
+      minuteOpenLevel: this.minuteOpenLevel.slice(),
+      replayCursor: Int32Array.from(this.replays, (replay) => (replay === undefined ? -1 : replay.snapshot())),
+      prices: this.processes.snapshot(),
+      arrivals: this.arrivals.snapshot(),
+      minutes: this.store.snapshot(this.currentBucket + 1, this.currentBucket - WINDOW_SUMS_MINUTES),
+      hours: this.hours.snapshot(),
+      ledger: this.ledger.snapshot(),
+      trending: this.trendingRankings.snapshot()
+    }
+  }
+
+  /**
+   * The market `snapshot` was taken from, built from the same `config`, in time proportional to
+   * the snapshot's size (no history is generated, no second re-run). Driven by the same calls, it
+   * answers exactly as the original would have. Throws an `Error` naming the difference when the
+   * config is not the one the snapshot was taken with (another seed, start, history length, token
+   * list or candle file).
+   */
+  static restore(config: MarketConfig, snapshot: MarketSnapshot): MarketEngine {
+    return new MarketEngine(config, snapshot)
   }
 
   /** Time of the last tick (initially `startMs`). */
@@ -363,6 +464,26 @@ export class MarketEngine {
     return this.fx.rate(currency)
   }
 
+  /** Takes the evolving state of `snapshot` (its fingerprint already checked). */
+  private continueFrom(snapshot: MarketSnapshot): void {
+    const count = this.processes.count
+    if (snapshot.replayCandle.length !== count || snapshot.replayCursor.length !== count) {
+      throw new Error(`market snapshot of ${snapshot.replayCandle.length} price processes, the market has ${count}`)
+    }
+    this.processes.restore(snapshot.prices)
+    this.arrivals.restore(snapshot.arrivals)
+    this.store.restore(snapshot.minutes)
+    this.hours.restore(snapshot.hours)
+    this.ledger.restore(snapshot.ledger)
+    this.trendingRankings.restore(snapshot.trending)
+    this.replays.forEach((replay, process) => replay?.restore(snapshot.replayCursor[process]!))
+    this.replayCandle.set(snapshot.replayCandle)
+    this.minuteOpenLevel.set(snapshot.minuteOpenLevel)
+    this.now = snapshot.nowMs
+    this.currentBucket = snapshot.currentBucket
+    this.currentBucketStartMs = this.store.startOf(snapshot.currentBucket)
+  }
+
   // -- Live ticking -------------------------------------------------------------------------------
 
   /**
@@ -499,6 +620,29 @@ export class MarketEngine {
 }
 
 const isQuotablePrice = (priceUsd: number): boolean => priceUsd >= priceRangeUsd.min && priceUsd <= priceRangeUsd.max
+
+/** A snapshot assumes `want` of the config, which has `have`. */
+const refuseSnapshot = (what: string, have: unknown, want: unknown): never => {
+  throw new Error(
+    `the market snapshot is of another config: its ${what} is ${JSON.stringify(want)}, the config's ${
+      JSON.stringify(have)
+    }`
+  )
+}
+
+/** Throws naming the first thing a snapshot assumes of its config that `actual` does not have. */
+const checkFingerprint = (actual: MarketFingerprint, assumed: MarketFingerprint): void => {
+  if (actual.seed !== assumed.seed) refuseSnapshot("seed", actual.seed, assumed.seed)
+  if (actual.startMs !== assumed.startMs) refuseSnapshot("start", actual.startMs, assumed.startMs)
+  if (actual.historyStartMs !== assumed.historyStartMs) {
+    refuseSnapshot("start of history", actual.historyStartMs, assumed.historyStartMs)
+  }
+  if (actual.tokens.join(",") !== assumed.tokens.join(",")) refuseSnapshot("token list", actual.tokens, assumed.tokens)
+  if (actual.pairs !== assumed.pairs) refuseSnapshot("number of pools", actual.pairs, assumed.pairs)
+  if (JSON.stringify(actual.replayed) !== JSON.stringify(assumed.replayed)) {
+    refuseSnapshot("replayed files [symbol, from, to, candles]", actual.replayed, assumed.replayed)
+  }
+}
 
 /** Rejects history the engine cannot replay (the scenario's decoding refuses it first, naming the file). */
 const validateHistory = (

@@ -18,6 +18,12 @@ const HOUR_MINUTES = 60
 const DAY_MINUTES = 1_440
 const DAY_MS = 86_400_000
 
+/**
+ * How far back from the current minute `windowSums` reads (the 24 h before the last hour, and that
+ * hour): the minute store's buy volume and prefix sums are needed no further back.
+ */
+export const WINDOW_SUMS_MINUTES = DAY_MINUTES + HOUR_MINUTES
+
 /** Rolling-window sums of one scope (a pair or a token's pairs). */
 export interface WindowSums {
   volume24h: number

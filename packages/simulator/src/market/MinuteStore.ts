@@ -16,6 +16,42 @@
 
 export const MINUTE_MS = 60_000
 
+/**
+ * The minute store's contents: every array cut to the buckets in use (from `firstBucket` to the
+ * last written one), plus what sets its layout. Buy volume and the prefix sums are only ever read
+ * over the last hours (`sum` serves the rolling windows of the statistics), so they are kept from
+ * `recentFrom` on; a store restored from it refuses to sum them further back. Prefix sums are kept
+ * as they are rather than recomputed, because a swap stamped in the last second of a minute may be
+ * booked after that minute was sealed, and the figures read must stay those the store had.
+ */
+export interface MinuteStoreSnapshot {
+  readonly firstBucket: number
+  readonly sealed: number
+  readonly capacityMinutes: number
+  /** The first bucket whose buy volume and prefix sums are kept (`recent*` start there). */
+  readonly recentFrom: number
+  readonly firstOpen: Float64Array
+  readonly high: ReadonlyArray<Float64Array>
+  readonly low: ReadonlyArray<Float64Array>
+  readonly close: ReadonlyArray<Float64Array>
+  /** `null` for a process that stores no opens. */
+  readonly open: ReadonlyArray<Float64Array | null>
+  readonly volume: ReadonlyArray<Float64Array>
+  readonly recentBuyVolume: ReadonlyArray<Float64Array>
+  /** Prefix entries `recentFrom - firstBucket .. sealed - firstBucket`. */
+  readonly recentVolumePrefix: ReadonlyArray<Float64Array>
+  readonly recentBuyPrefix: ReadonlyArray<Float64Array>
+}
+
+/** Replaces each array of `list` by a new one of `length` holding `from`'s at `offset`. */
+const fillFrom = (list: Array<Float64Array>, from: ReadonlyArray<Float64Array>, length: number, offset: number) => {
+  for (let i = 0; i < list.length; i++) {
+    const values = new Float64Array(length)
+    values.set(from[i]!, offset)
+    list[i] = values
+  }
+}
+
 export class MinuteStore {
   /** Absolute minute number (ms / 60 000) of bucket 0. */
   readonly baseMinute: number
@@ -33,6 +69,8 @@ export class MinuteStore {
   private capacityMinutes: number
   /** Buckets before `sealed` are closed: nothing books into them any more. */
   private sealed = 0
+  /** Buy volume and prefix sums are held from this bucket on (0, except in a restored store). */
+  private recentFrom = 0
   /**
    * prefix[pair][i] = sum of series[pair] over the indices before i, for i <= sealed - firstBucket,
    * plus whatever the dropped buckets summed to (differences are what is read).
@@ -63,6 +101,66 @@ export class MinuteStore {
     this.buyVolume = arrays(pairCount)
     this.volumePrefix = Array.from({ length: pairCount }, () => new Float64Array(capacityMinutes + 1))
     this.buyPrefix = Array.from({ length: pairCount }, () => new Float64Array(capacityMinutes + 1))
+  }
+
+  /**
+   * A copy of the buckets before `endBucket` (nothing is written from there on) and of the layout,
+   * with buy volume and prefix sums from `recentFrom` on (or as far back as they are held).
+   */
+  snapshot(endBucket: number, recentFrom: number): MinuteStoreSnapshot {
+    const first = this.firstBucket
+    const recent = Math.max(first, this.recentFrom, Math.min(recentFrom, this.sealed))
+    const cut = (values: Float64Array): Float64Array => values.slice(0, endBucket - first)
+    const cutRecent = (values: Float64Array): Float64Array => values.slice(recent - first, endBucket - first)
+    const cutPrefix = (values: Float64Array): Float64Array => values.slice(recent - first, this.sealed - first + 1)
+    return {
+      firstBucket: first,
+      sealed: this.sealed,
+      capacityMinutes: this.capacityMinutes,
+      recentFrom: recent,
+      firstOpen: this.firstOpen.slice(),
+      high: this.high.map(cut),
+      low: this.low.map(cut),
+      close: this.close.map(cut),
+      open: this.open.map((values) => (values === undefined ? null : cut(values))),
+      volume: this.volume.map(cut),
+      recentBuyVolume: this.buyVolume.map(cutRecent),
+      recentVolumePrefix: this.volumePrefix.map(cutPrefix),
+      recentBuyPrefix: this.buyPrefix.map(cutPrefix)
+    }
+  }
+
+  /** Takes the contents of `snapshot`, from a store of the same processes and pairs, in new arrays. */
+  restore(snapshot: MinuteStoreSnapshot): void {
+    if (snapshot.high.length !== this.high.length || snapshot.volume.length !== this.volume.length) {
+      throw new Error(
+        `minute snapshot of ${snapshot.high.length} processes and ${snapshot.volume.length} pairs, the market has ${this.high.length} and ${this.volume.length}`
+      )
+    }
+    const capacity = snapshot.capacityMinutes
+    const recentIndex = snapshot.recentFrom - snapshot.firstBucket
+    fillFrom(this.high, snapshot.high, capacity, 0)
+    fillFrom(this.low, snapshot.low, capacity, 0)
+    fillFrom(this.close, snapshot.close, capacity, 0)
+    fillFrom(this.volume, snapshot.volume, capacity, 0)
+    fillFrom(this.buyVolume, snapshot.recentBuyVolume, capacity, recentIndex)
+    fillFrom(this.volumePrefix, snapshot.recentVolumePrefix, capacity + 1, recentIndex)
+    fillFrom(this.buyPrefix, snapshot.recentBuyPrefix, capacity + 1, recentIndex)
+    for (let i = 0; i < this.open.length; i++) {
+      const opens = snapshot.open[i]
+      if ((opens === null) !== (this.open[i] === undefined)) {
+        throw new Error(`minute snapshot: process ${i} opens differ`)
+      }
+      if (opens === null || opens === undefined) continue
+      const values = new Float64Array(capacity)
+      values.set(opens)
+      this.open[i] = values
+    }
+    this.firstOpen.set(snapshot.firstOpen)
+    this.firstBucket = snapshot.firstBucket
+    this.sealed = snapshot.sealed
+    this.recentFrom = snapshot.recentFrom
+    this.capacityMinutes = capacity
   }
 
   /** Where bucket `bucket` is in the arrays. */
@@ -184,7 +282,18 @@ export class MinuteStore {
     const start = Math.max(0, from - first)
     const end = to - first
     const sealed = this.sealed - first
-    const prefix = series === this.volume ? this.volumePrefix : series === this.buyVolume ? this.buyPrefix : undefined
+    // Only a restored store lacks old buy volume and prefix sums; raw volume it has in full.
+    const recent = start + first >= this.recentFrom
+    if (!recent && series === this.buyVolume) {
+      throw new RangeError(`sum of buy volume from bucket ${from}: this store holds it from ${this.recentFrom}`)
+    }
+    const prefix = !recent
+      ? undefined
+      : series === this.volume
+      ? this.volumePrefix
+      : series === this.buyVolume
+      ? this.buyPrefix
+      : undefined
     if (prefix !== undefined && start <= sealed) {
       const closedEnd = Math.min(end + 1, sealed)
       for (const pair of pairs) {

@@ -18,7 +18,7 @@
  * State lives in `Float64Array`s indexed by process: the engine steps ~20 processes per second of
  * market time and must not allocate while doing it.
  */
-import { Prng } from "../Prng.ts"
+import { Prng, type PrngState } from "../Prng.ts"
 import type { TokenMarketParams } from "./MarketParams.ts"
 
 /** Crypto trades every day: a year is 365 × 86 400 seconds of market time. */
@@ -55,6 +55,20 @@ const SQRT_60 = Math.sqrt(60)
 /** The named PRNG stream a token's price draws from. */
 export const priceStreamName = (symbol: string): string => `market/price/${symbol}`
 
+/**
+ * What the price processes carry from one second to the next, indexed by process: the rest of their
+ * state is a function of the params. `minuteHighLevel`/`minuteLowLevel` are scratch of history
+ * generation and not part of it.
+ */
+export interface PriceProcessesSnapshot {
+  readonly price: Float64Array
+  readonly level: Float64Array
+  readonly stepScale: Float64Array
+  readonly logVolatility: Float64Array
+  readonly secondsToJump: Float64Array
+  readonly prngs: ReadonlyArray<PrngState>
+}
+
 /** The price processes of a list of tokens (pegged and walking), stepped in place. */
 export class PriceProcesses {
   readonly count: number
@@ -81,7 +95,7 @@ export class PriceProcesses {
   private readonly secondsToJump: Float64Array
   private readonly peg: Float64Array
   private readonly pegStationaryStd: Float64Array
-  private readonly prngs: ReadonlyArray<Prng>
+  private prngs: ReadonlyArray<Prng>
 
   constructor(seed: string | number, params: ReadonlyArray<TokenMarketParams>) {
     const n = params.length
@@ -138,6 +152,31 @@ export class PriceProcesses {
       this.level[i] = Math.log(p.priceUsd)
       this.price[i] = p.priceUsd
     }
+  }
+
+  /** A copy of the evolving state (see `PriceProcessesSnapshot`). */
+  snapshot(): PriceProcessesSnapshot {
+    return {
+      price: this.price.slice(),
+      level: this.level.slice(),
+      stepScale: this.stepScale.slice(),
+      logVolatility: this.logVolatility.slice(),
+      secondsToJump: this.secondsToJump.slice(),
+      prngs: this.prngs.map((prng) => prng.state())
+    }
+  }
+
+  /** Continues from `snapshot`, taken from processes built with the same params. */
+  restore(snapshot: PriceProcessesSnapshot): void {
+    if (snapshot.price.length !== this.count || snapshot.prngs.length !== this.count) {
+      throw new Error(`price snapshot of ${snapshot.price.length} processes, the market has ${this.count}`)
+    }
+    this.price.set(snapshot.price)
+    this.level.set(snapshot.level)
+    this.stepScale.set(snapshot.stepScale)
+    this.logVolatility.set(snapshot.logVolatility)
+    this.secondsToJump.set(snapshot.secondsToJump)
+    this.prngs = snapshot.prngs.map(Prng.restore)
   }
 
   /** Advances process `i` by one second of market time and updates its price. */

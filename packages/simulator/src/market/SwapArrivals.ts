@@ -12,7 +12,7 @@
  * no volume of their own.
  */
 import { type MarketSwap, networks } from "@swapdesk/core"
-import { Prng } from "../Prng.ts"
+import { Prng, type PrngState } from "../Prng.ts"
 import type { TokenMarketParams } from "./MarketParams.ts"
 import type { PairBook } from "./PairBook.ts"
 import { flowPlan, SWAP_SIZE_LOG_STD, swapStreamName } from "./TradeFlow.ts"
@@ -28,6 +28,13 @@ const REPLAYED_ACTIVITY_MAX = 50
  */
 export type WindowEdge = "closedRight" | "closedLeft"
 
+/** What background trading carries forward, per token: its intensity clock, next mark and stream. */
+export interface SwapArrivalsSnapshot {
+  readonly intensity: Float64Array
+  readonly nextSwapAt: Float64Array
+  readonly prngs: ReadonlyArray<PrngState>
+}
+
 /** Every token's background trading. */
 export class SwapArrivals {
   private readonly params: ReadonlyArray<TokenMarketParams>
@@ -41,7 +48,7 @@ export class SwapArrivals {
   private readonly swapSizeLogMean: Float64Array
   /** The token's usual daily volume per second, what a replayed token's volume is measured against. */
   private readonly dailyUsdPerSecond: Float64Array
-  private readonly prngs: ReadonlyArray<Prng>
+  private prngs: ReadonlyArray<Prng>
   /** Integrated swap intensity, and the level at which the next discrete swap happens. */
   private readonly intensity: Float64Array
   private readonly nextSwapAt: Float64Array
@@ -65,6 +72,25 @@ export class SwapArrivals {
     this.prngs = params.map((p) => Prng.stream(seed, swapStreamName(p.symbol)))
     this.intensity = new Float64Array(params.length)
     this.nextSwapAt = Float64Array.from(this.prngs, (prng) => prng.exponential(1))
+  }
+
+  /** A copy of the evolving state. */
+  snapshot(): SwapArrivalsSnapshot {
+    return {
+      intensity: this.intensity.slice(),
+      nextSwapAt: this.nextSwapAt.slice(),
+      prngs: this.prngs.map((prng) => prng.state())
+    }
+  }
+
+  /** Continues from `snapshot`, taken from arrivals of the same tokens. */
+  restore(snapshot: SwapArrivalsSnapshot): void {
+    if (snapshot.intensity.length !== this.intensity.length || snapshot.prngs.length !== this.prngs.length) {
+      throw new Error(`swap snapshot of ${snapshot.intensity.length} tokens, the market has ${this.intensity.length}`)
+    }
+    this.intensity.set(snapshot.intensity)
+    this.nextSwapAt.set(snapshot.nextSwapAt)
+    this.prngs = snapshot.prngs.map(Prng.restore)
   }
 
   /**

@@ -6,7 +6,15 @@
 import type { MinuteStore } from "./MinuteStore.ts"
 import type { PairBook } from "./PairBook.ts"
 import { WHALE_THRESHOLD_USD } from "./TradeFlow.ts"
-import { WhaleLog } from "./WhaleLog.ts"
+import { WhaleLog, type WhaleLogSnapshot } from "./WhaleLog.ts"
+
+/** The holder counters and whale logs of every token. */
+export interface TradeLedgerSnapshot {
+  readonly volumeSinceStart: Float64Array
+  readonly netBuySinceStart: Float64Array
+  readonly whaleNetSinceStart: Float64Array
+  readonly whales: ReadonlyArray<WhaleLogSnapshot>
+}
 
 /** The trading of every token, booked into the minute store and the holder and whale figures. */
 export class TradeLedger {
@@ -30,6 +38,30 @@ export class TradeLedger {
     this.netBuySinceStart = new Float64Array(tokenCount)
     this.whaleNetSinceStart = new Float64Array(tokenCount)
     this.whales = Array.from({ length: tokenCount }, () => new WhaleLog())
+  }
+
+  /**
+   * A copy of what the ledger holds beside the minute store (whose volumes are the store's to
+   * snapshot).
+   */
+  snapshot(): TradeLedgerSnapshot {
+    return {
+      volumeSinceStart: this.volumeSinceStart.slice(),
+      netBuySinceStart: this.netBuySinceStart.slice(),
+      whaleNetSinceStart: this.whaleNetSinceStart.slice(),
+      whales: this.whales.map((log) => log.snapshot())
+    }
+  }
+
+  /** Continues from `snapshot`, taken from a ledger of the same tokens. */
+  restore(snapshot: TradeLedgerSnapshot): void {
+    if (snapshot.whales.length !== this.whales.length) {
+      throw new Error(`ledger snapshot of ${snapshot.whales.length} tokens, the market has ${this.whales.length}`)
+    }
+    this.volumeSinceStart.set(snapshot.volumeSinceStart)
+    this.netBuySinceStart.set(snapshot.netBuySinceStart)
+    this.whaleNetSinceStart.set(snapshot.whaleNetSinceStart)
+    this.whales.forEach((log, t) => log.restore(snapshot.whales[t]!))
   }
 
   /** Books aggregate retail flow of token `t` in a bucket, split over its networks by liquidity. */

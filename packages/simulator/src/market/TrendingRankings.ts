@@ -9,6 +9,15 @@ import type { PairBook } from "./PairBook.ts"
 import type { PriceProcesses } from "./PriceProcess.ts"
 import { trendingScore } from "./Trending.ts"
 
+/** The last computed rankings, as (scope, ranking) pairs: "all" and each network. */
+export type TrendingRankingsSnapshot = ReadonlyArray<readonly [scope: Network | "all", ranking: TrendingRanking]>
+
+/** A ranking that shares nothing with `ranking`. */
+const copyRanking = (ranking: TrendingRanking): TrendingRanking => ({
+  updatedAt: ranking.updatedAt,
+  entries: ranking.entries.map((entry) => ({ ...entry }))
+})
+
 /** The last computed rankings. */
 export class TrendingRankings {
   private readonly params: ReadonlyArray<TokenMarketParams>
@@ -30,6 +39,16 @@ export class TrendingRankings {
     this.processOf = processOf
     this.pairs = pairs
     this.statistics = statistics
+  }
+
+  /** A copy of the last computed rankings. */
+  snapshot(): TrendingRankingsSnapshot {
+    return Array.from(this.rankings, ([scope, ranking]) => [scope, copyRanking(ranking)] as const)
+  }
+
+  /** Holds the rankings of `snapshot` (copies) as the last computed ones. */
+  restore(snapshot: TrendingRankingsSnapshot): void {
+    this.rankings = new Map(snapshot.map(([scope, ranking]) => [scope, copyRanking(ranking)]))
   }
 
   /** Recomputes every ranking from the market at `nowMs` (in minute `bucket`), stamped `atMs`. */

@@ -12,6 +12,14 @@ export interface WhaleSummary {
   netFlowUsd: number
 }
 
+/** The entries held, oldest first, and the capacity (which decides when old entries are forgotten). */
+export interface WhaleLogSnapshot {
+  readonly capacity: number
+  readonly times: Float64Array
+  readonly signedValues: Float64Array
+  readonly networks: Uint8Array
+}
+
 export class WhaleLog {
   private times = new Float64Array(64)
   /** Positive for a buy, negative for a sell. */
@@ -27,6 +35,28 @@ export class WhaleLog {
   /** How many entries are held. */
   get length(): number {
     return this.size
+  }
+
+  /** A copy of the entries held. */
+  snapshot(): WhaleLogSnapshot {
+    return {
+      capacity: this.times.length,
+      times: this.times.slice(0, this.size),
+      signedValues: this.signedValues.slice(0, this.size),
+      networks: this.networks.slice(0, this.size)
+    }
+  }
+
+  /** Holds exactly the entries of `snapshot`, in new arrays of its capacity. */
+  restore(snapshot: WhaleLogSnapshot): void {
+    const size = snapshot.times.length
+    this.times = new Float64Array(snapshot.capacity)
+    this.times.set(snapshot.times)
+    this.signedValues = new Float64Array(snapshot.capacity)
+    this.signedValues.set(snapshot.signedValues)
+    this.networks = new Uint8Array(snapshot.capacity)
+    this.networks.set(snapshot.networks)
+    this.size = size
   }
 
   add(atMs: number, networkIndex: number, signedValueUsd: number): void {

@@ -1,10 +1,10 @@
 /**
  * Test fixtures for the chain: a fake market with scripted prices and depths, a tiny event loop
- * that runs scheduled actions in (time, sequence) order, and a world that wires them to a
+ * that hands scheduled actions back to the engine in (time, sequence) order, and a world that wires them to a
  * `ChainEngine` and records everything it emits and logs.
  */
 import { type Network, networks, swapOutcome, TradeEvent, tradeTransitions } from "@swapdesk/core"
-import { ChainEngine, type MarketAccess } from "../../src/chain/ChainEngine.ts"
+import { type ChainAction, ChainEngine, type MarketAccess } from "../../src/chain/ChainEngine.ts"
 import { defaultNetworkParams, type NetworkParams } from "../../src/chain/NetworkParams.ts"
 import { WalletBook, type WalletSpec } from "../../src/chain/WalletBook.ts"
 import { Scheduler } from "../../src/Scheduler.ts"
@@ -78,22 +78,26 @@ export class FakeMarket implements MarketAccess {
   }
 }
 
-/** A deterministic agenda: runs due actions in (time, sequence) order as time is advanced. */
+/** A deterministic agenda: hands due actions to `run` in (time, sequence) order as time is advanced. */
 export class Loop {
   now: number
+  /** Runs a due action: the engine's `run`, once the engine is built. */
+  run: (action: ChainAction) => void = () => {
+    throw new Error("the loop runs no engine yet")
+  }
   /** Called after every action, e.g. to check invariants at every step. */
   afterEach: (() => void) | undefined
   /** Wraps every action, e.g. to compare balances before and after it. */
   around: ((run: () => void) => void) | undefined
-  private readonly agenda = new Scheduler<() => void>()
+  private readonly agenda = new Scheduler<ChainAction>()
 
   constructor(now: number) {
     this.now = now
   }
 
-  readonly schedule = (at: number, run: () => void): void => {
+  readonly schedule = (at: number, action: ChainAction): void => {
     if (at < this.now) throw new Error(`scheduled at ${at}, before now ${this.now}`)
-    this.agenda.schedule(at, run)
+    this.agenda.schedule(at, action)
   }
 
   advanceTo(to: number): void {
@@ -101,8 +105,8 @@ export class Loop {
       const due = this.agenda.popDue(to)
       if (due === undefined) break
       this.now = due.at
-      if (this.around === undefined) due.action()
-      else this.around(due.action)
+      if (this.around === undefined) this.run(due.action)
+      else this.around(() => this.run(due.action))
       this.afterEach?.()
     }
     this.now = Math.max(this.now, to)
@@ -178,6 +182,7 @@ export const makeWorld = (options: WorldOptions): World => {
       logs.push({ at, type, data })
     }
   })
+  loop.run = (action) => engine.run(action)
   return { engine, wallets, market, loop, emitted, logs, params }
 }
 
