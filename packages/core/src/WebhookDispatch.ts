@@ -10,7 +10,7 @@
  * neither the event's publisher nor the market.
  */
 import { Effect, Layer, Option } from "effect"
-import { type AttemptReport, deliverWithRetries, webhookRetryDelaysMs } from "./Deliveries.ts"
+import { type AttemptReport, DeliveriesUnderway, deliverWithRetries, webhookRetryDelaysMs } from "./Deliveries.ts"
 import { type DomainEvent, DomainEvents } from "./DomainEvents.ts"
 import { IdGenerator, idPrefixes } from "./Ids.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
@@ -38,6 +38,7 @@ export const WebhookDispatch = Layer.effect(
     const ids = yield* IdGenerator
     const clock = yield* MarketClock
     const timer = yield* MarketTimer
+    const underway = yield* DeliveriesUnderway
 
     /** The event's `data` as the contract's webhook body carries it. */
     const dataOf = (event: DomainEvent) =>
@@ -93,7 +94,8 @@ export const WebhookDispatch = Layer.effect(
       publish: (event) =>
         Effect.andThen(inner.publish(event), dispatch(event)).pipe(
           Effect.provideService(MarketClock, clock),
-          Effect.provideService(MarketTimer, timer)
+          Effect.provideService(MarketTimer, timer),
+          Effect.provideService(DeliveriesUnderway, underway)
         )
     }
   })

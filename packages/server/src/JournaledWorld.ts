@@ -8,6 +8,7 @@
  * second of wall time (an advance to a later time runs every step the skipped ones would have).
  */
 import {
+  AlertIndex,
   Alerts,
   ApiKeys,
   type AttemptFailure,
@@ -16,6 +17,7 @@ import {
   type Notification,
   notificationRetryDelaysMs,
   Notifications,
+  OrderIndex,
   Orders,
   Trades,
   type WebhookDeliveryRecord,
@@ -23,13 +25,20 @@ import {
   Webhooks,
   WebhookTransport
 } from "@swapdesk/core"
-import { SimulationState, type SimulatorAdapters, SimulatorControl } from "@swapdesk/simulator"
-import { Restoring, SimulatorJournal } from "@swapdesk/store"
+import { SimulationState, type SimulatorAdapters, SimulatorControl, takeWorldSnapshot } from "@swapdesk/simulator"
+import { Restoring, SimulatorJournal, SimulatorSnapshots } from "@swapdesk/store"
 import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
 import { createHash } from "node:crypto"
 
 /** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
 const DRIVER_JOURNAL_INTERVAL_MS = 1_000
+
+/**
+ * A snapshot is due after a day of market time or a thousand journaled calls since the last one,
+ * whichever comes first: a restart then replays at most about that much (docs/storage.md#snapshots).
+ */
+const SNAPSHOT_AFTER_MS = 86_400_000
+const SNAPSHOT_AFTER_ENTRIES = 1_000
 
 /** Replays the journal found at start onto the freshly built world, then hands it the database. */
 export class JournalReplay extends Context.Service<JournalReplay, {
@@ -51,21 +60,49 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const journal = yield* SimulatorJournal
   const restoring = yield* Restoring
   const sim = yield* SimulationState
+  const snapshots = yield* SimulatorSnapshots
+  const world = yield* Effect.context<SimulationState | AlertIndex | OrderIndex>()
   const lock = yield* Semaphore.make(1)
   let appendedAt = Number.NEGATIVE_INFINITY
+  let journalSeq = 0
+  // Since the last snapshot (or the start: a restored world is as fresh as its snapshot, give or
+  // take the journal replayed after it).
+  let snapshotAt = sim.now
+  let entriesSinceSnapshot = 0
 
   const append = (op: string, args: unknown) =>
     Effect.flatMap(Clock.currentTimeMillis, (wall) => {
       appendedAt = wall
-      return journal.append(sim.now, op, args)
+      return Effect.map(journal.append(sim.now, op, args), (entry) => {
+        journalSeq = entry.seq
+        entriesSinceSnapshot++
+      })
     })
+
+  /**
+   * Takes a snapshot once one is due and the world can be taken (no delivery under way), between
+   * two calls: under the lock, after a call has run to the end, so the world and the records it
+   * holds are those of the journal up to that call's entry.
+   */
+  const snapshotIfDue = Effect.suspend(() => {
+    if (restoring.mode() !== "live") return Effect.void
+    if (sim.now - snapshotAt < SNAPSHOT_AFTER_MS && entriesSinceSnapshot < SNAPSHOT_AFTER_ENTRIES) return Effect.void
+    return Effect.flatMap(
+      Effect.provideContext(takeWorldSnapshot, world),
+      (taken) =>
+        taken === undefined ? Effect.void : Effect.map(snapshots.save(journalSeq, sim.now, taken), () => {
+          snapshotAt = sim.now
+          entriesSinceSnapshot = 0
+        })
+    )
+  })
 
   /**
    * Runs `run` as the call `op(args)`: alone, once its journal entry is committed, and to the end
    * (a client hanging up must not leave a journaled call half done, which the replay would finish).
    */
   const journaled = <A, E>(op: string, args: unknown, run: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(append(op, args), run)))
+    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(append(op, args), Effect.tap(run, () => snapshotIfDue))))
 
   /** One journaled call, on the world's own services (the replay). */
   const apply = (op: string, a: any): Effect.Effect<unknown, unknown> => {
@@ -166,10 +203,13 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
       advanceTo: (targetMs) =>
         lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
           const wall = yield* Clock.currentTimeMillis
-          if (targetMs > sim.now && wall - appendedAt >= DRIVER_JOURNAL_INTERVAL_MS) {
-            yield* append("control.advanceTo", { targetMs })
+          if (!(targetMs > sim.now && wall - appendedAt >= DRIVER_JOURNAL_INTERVAL_MS)) {
+            return yield* control.advanceTo(targetMs)
           }
-          return yield* control.advanceTo(targetMs)
+          yield* append("control.advanceTo", { targetMs })
+          const advanced = yield* control.advanceTo(targetMs)
+          yield* snapshotIfDue
+          return advanced
         }))),
       setPrice: (token, priceUsd) =>
         journaled("control.setPrice", { token, priceUsd }, control.setPrice(token, priceUsd)),

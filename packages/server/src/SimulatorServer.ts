@@ -26,9 +26,10 @@ import {
   SimulationState,
   type SimulatorAdapters,
   SimulatorControl,
-  type SimulatorRepositories
+  type SimulatorRepositories,
+  type WorldSnapshot
 } from "@swapdesk/simulator"
-import type { Restoring, SimulatorJournal } from "@swapdesk/store"
+import { Restoring, type SimulatorJournal, type SimulatorSnapshots } from "@swapdesk/store"
 import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
@@ -108,7 +109,7 @@ export interface SimulatorAppOptions<P extends RequestPath, E = never> extends S
    * over the same store as `repositories`). The world's calls are journaled, and the journal found
    * at start is replayed before the app serves (docs/storage.md#what-a-restart-restores).
    */
-  readonly durable?: Layer.Layer<SimulatorJournal | Restoring> | undefined
+  readonly durable?: Layer.Layer<SimulatorJournal | SimulatorSnapshots | Restoring> | undefined
 }
 
 /** Replays the journal found at start, when there is one. */
@@ -142,18 +143,24 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
   )
   const adapters = options.adapters ?? webhooksOnly
   const durable = options.durable
-  const simulator = (adapters: SimulatorAdapters) =>
-    layerSimulator(scenario, adapters, options.repositories, { logMax: options.logMax })
-  // Seeded keys draw their ids first, then the journal replays, then the realtime clock runs on.
-  const startup = (restore: boolean) =>
-    RealtimeDriver.pipe(Layer.provide(restore ? Restore : Layer.empty), Layer.provide(SeedApiKeys(scenario)))
-  const world = durable === undefined
-    ? startup(false).pipe(Layer.provideMerge(simulator(adapters)))
-    : startup(true).pipe(
-      Layer.provideMerge(layerJournaled),
-      Layer.provideMerge(simulator(restoringAdapters(adapters).pipe(Layer.provide(durable)))),
-      Layer.provide(durable)
+  const simulator = (adapters: SimulatorAdapters, snapshot?: WorldSnapshot) =>
+    layerSimulator(scenario, adapters, options.repositories, { logMax: options.logMax, snapshot })
+  // Seeded keys draw their ids first (on a new world: a snapshot holds them and the id stream past
+  // them), then the journal replays, then the realtime clock runs on.
+  const startup = (restore: boolean, snapshot: WorldSnapshot | undefined) =>
+    RealtimeDriver.pipe(
+      Layer.provide(restore ? Restore : Layer.empty),
+      Layer.provide(snapshot === undefined ? SeedApiKeys(scenario) : Layer.empty)
     )
+  const world = durable === undefined
+    ? startup(false, undefined).pipe(Layer.provideMerge(simulator(adapters)))
+    : Layer.unwrap(Effect.map(Restoring, (restoring) => {
+      const snapshot = restoring.world as WorldSnapshot | undefined
+      return startup(true, snapshot).pipe(
+        Layer.provideMerge(layerJournaled),
+        Layer.provideMerge(simulator(restoringAdapters(adapters).pipe(Layer.provide(durable)), snapshot))
+      )
+    })).pipe(Layer.provide(durable))
   return Layer.merge(serveApi(SimulatorBackedApi, options), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),

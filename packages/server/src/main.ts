@@ -46,6 +46,7 @@ import {
   layerSqlRepositories,
   type Restoring,
   SimulatorJournal,
+  SimulatorSnapshots,
   SqlStore
 } from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
@@ -145,7 +146,7 @@ const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "
 
 /** Where the records are kept, and (with a database) its journal and the restore from it. */
 type Store = Layer.Layer<
-  Layer.Success<SimulatorRepositories> | SimulatorJournal | Restoring,
+  Layer.Success<SimulatorRepositories> | SimulatorJournal | SimulatorSnapshots | Restoring,
   StartupFailure
 >
 
@@ -183,7 +184,7 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
     // the store's caches, and the Free plan's alert limit is held in the database as for any client.
     const live = layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories))
     return Layer.merge(layerRestoringRepositories(live), AccountWritesSql).pipe(
-      Layer.provideMerge(SimulatorJournal.layerSql),
+      Layer.provideMerge(Layer.merge(SimulatorJournal.layerSql, SimulatorSnapshots.layerSql)),
       Layer.provide(lock),
       Layer.provide(client)
     )

@@ -8,6 +8,7 @@
 // is not sent again; and the same of a notification on a real channel (Telegram, a local stand-in
 // of its Bot API), its outbox item following.
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { crash, type Running, start, stop, workDir } from "./databaseServer.ts"
 import { keys } from "./harness.ts"
@@ -24,9 +25,41 @@ beforeAll(async () => {
 })
 afterAll(() => receiver.close())
 
+type Step = ReturnType<typeof runSteps>[number]
+
+/** A day and a millisecond pass: a snapshot is due after the next call (docs/storage.md#snapshots). */
+const dayPasses: Step = async (u) => void (await ok(u, "POST", "/v1/sim/clock/advance", { ms: 86_400_001 }))
+
+/**
+ * The run's calls with days passing between some of them, so that snapshots are taken before each
+ * stop and restarts go on from them; one right after a stop too, taken by the restarted server.
+ */
+const stepsWithSnapshots = (): ReadonlyArray<Step> => {
+  const steps = [...runSteps(receiver.url)]
+  // After the approval, which would time out.
+  for (const at of [17, 15, 13, 10]) steps.splice(at, 0, dayPasses)
+  return steps
+}
+
+/** The journal's first entry and the snapshots kept, in a stopped server's SQLite file. */
+const journalOf = (file: string) => {
+  const db = new DatabaseSync(file, { readOnly: true })
+  try {
+    return {
+      firstEntry: Number((db.prepare("SELECT MIN(seq) AS seq FROM swapdesk_journal").get() as { seq: number }).seq),
+      snapshots: Number((db.prepare("SELECT COUNT(*) AS n FROM swapdesk_snapshots").get() as { n: number }).n)
+    }
+  } finally {
+    db.close()
+  }
+}
+
 /** The same calls, uninterrupted on `straight`, and on `restarted` with a kill -9 and a SIGTERM between them. */
-const sameLogAcrossRestarts = async (straight: string, restarted: string) => {
-  const steps = runSteps(receiver.url)
+const sameLogAcrossRestarts = async (
+  straight: string,
+  restarted: string,
+  steps: ReadonlyArray<Step> = runSteps(receiver.url)
+) => {
   const expected = await (async () => {
     const server = await start(straight)
     try {
@@ -170,6 +203,19 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
   it("on SQLite: a run killed and stopped half-way logs what the same run uninterrupted logs", () =>
     sameLogAcrossRestarts(`sqlite:${join(workDir, "straight.db")}`, `sqlite:${join(workDir, "restarted.db")}`))
 
+  it("on SQLite: a run restarted from snapshots logs what the same run uninterrupted logs", async () => {
+    const file = join(workDir, "snapshots.db")
+    await sameLogAcrossRestarts(
+      `sqlite:${join(workDir, "straight-snapshots.db")}`,
+      `sqlite:${file}`,
+      stepsWithSnapshots()
+    )
+    // The journal before the last snapshot is gone: the restarts could not have replayed from the start.
+    const { firstEntry, snapshots } = journalOf(file)
+    expect(snapshots).toBe(1)
+    expect(firstEntry).toBeGreaterThan(10)
+  }, 240_000)
+
   it("on SQLite: a failed webhook delivery goes out after a kill -9, with its webhook-id", () =>
     deliveriesAcrossRestart(`sqlite:${join(workDir, "deliveries.db")}`))
 
@@ -183,6 +229,16 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
         postgresUrl!,
         ["straight", "restarted"],
         ([straight, restarted]) => sameLogAcrossRestarts(straight!, restarted!)
+      )
+  )
+
+  it.skipIf(postgresUrl === undefined)(
+    `on PostgreSQL: a run restarted from snapshots logs what the same run uninterrupted logs${skipPostgres}`,
+    () =>
+      withPostgresSchemas(
+        postgresUrl!,
+        ["straight_snapshots", "restarted_snapshots"],
+        ([straight, restarted]) => sameLogAcrossRestarts(straight!, restarted!, stepsWithSnapshots())
       )
   )
 

@@ -109,7 +109,7 @@ export const runSteps = (webhookUrl: string): ReadonlyArray<(baseUrl: string, st
       amountIn: "2",
       minAmountOut: "400",
       network: "solana",
-      expiresAt: "2026-01-02T00:00:00.000Z"
+      expiresAt: "2026-01-10T00:00:00.000Z"
     })
     state.orderId = order.id
   },

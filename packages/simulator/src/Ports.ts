@@ -8,6 +8,7 @@ import {
   ApiKeyEnvironment,
   Chain,
   ChannelTransport,
+  DeliveriesUnderway,
   deliverWithRetries,
   DomainEvents,
   IdGenerator,
@@ -89,6 +90,7 @@ const notifier = Layer.effect(
     const transport = yield* ChannelTransport
     const clock = yield* MarketClock
     const timer = yield* MarketTimer
+    const underway = yield* DeliveriesUnderway
     return {
       send: (notification) =>
         Effect.suspend(() => {
@@ -110,7 +112,11 @@ const notifier = Layer.effect(
                   : "pending"
                 sim.updateNotification(index, status, report.attempt)
               })
-          }).pipe(Effect.provideService(MarketClock, clock), Effect.provideService(MarketTimer, timer))
+          }).pipe(
+            Effect.provideService(MarketClock, clock),
+            Effect.provideService(MarketTimer, timer),
+            Effect.provideService(DeliveriesUnderway, underway)
+          )
         })
     }
   })

@@ -7,17 +7,20 @@
 import {
   AccountRepository,
   ChannelTransport,
+  DeliveriesUnderway,
   DomainLive,
   layerMemoryRepositories,
   noNotifications,
+  RestoredIndexes,
   WebhookTransport
 } from "@swapdesk/core"
 import { Effect, Layer } from "effect"
 import { layerPorts } from "./Ports.ts"
 import type { ScenarioFile } from "./Scenario.ts"
-import type { SimulationOptions } from "./Simulation.ts"
+import { Simulation, type SimulationOptions } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
 import { SimulatorControl } from "./SimulatorControl.ts"
+import type { WorldSnapshot } from "./WorldSnapshot.ts"
 
 /** The scenario's accounts, with their plans and notification settings. */
 const seedAccounts = (scenario: ScenarioFile) =>
@@ -34,6 +37,16 @@ const seedAccounts = (scenario: ScenarioFile) =>
 
 /** Every repository port of core: where a simulated deployment keeps its records. */
 export type SimulatorRepositories<E = never> = Layer.Layer<Layer.Success<typeof layerMemoryRepositories>, E>
+
+/** How a simulated deployment runs, beside its scenario. */
+export interface SimulatorOptions extends SimulationOptions {
+  /**
+   * The world to go on from (`takeWorldSnapshot`), taken of a deployment of the same scenario; the
+   * repositories must then hold the records as they stood when it was taken, and the scenario's
+   * accounts are not seeded again.
+   */
+  readonly snapshot?: WorldSnapshot | undefined
+}
 
 /** The real channels and the webhook sender a simulated deployment uses. */
 export type SimulatorAdapters = Layer.Layer<ChannelTransport | WebhookTransport>
@@ -53,13 +66,27 @@ export const layerSimulator = <E = never>(
   scenario: ScenarioFile,
   adapters: SimulatorAdapters = noAdapters,
   repositories: SimulatorRepositories<E> = layerMemoryRepositories as SimulatorRepositories<never>,
-  options: SimulationOptions = {}
+  options: SimulatorOptions = {}
 ) => {
-  const world = Layer.mergeAll(layerPorts, repositories).pipe(
-    Layer.provideMerge(SimulationState.layer(scenario, options)),
-    Layer.provideMerge(adapters)
+  const snapshot = options.snapshot
+  const simulation = Layer.sync(
+    SimulationState,
+    () =>
+      snapshot === undefined
+        ? new Simulation(scenario, options)
+        : Simulation.restore(scenario, snapshot.simulation, options)
   )
-  const seeded = seedAccounts(scenario).pipe(Layer.provideMerge(world))
-  const domain = DomainLive.pipe(Layer.provideMerge(seeded))
+  const world = Layer.mergeAll(layerPorts, repositories).pipe(
+    Layer.provideMerge(simulation),
+    Layer.provideMerge(adapters),
+    // This world's own count, which `takeWorldSnapshot` reads.
+    Layer.provideMerge(Layer.sync(DeliveriesUnderway, () => ({ count: 0 })))
+  )
+  // From a snapshot the records are the repositories' already, as they stood when it was taken.
+  const seeded = snapshot === undefined ? seedAccounts(scenario).pipe(Layer.provideMerge(world)) : world
+  const domain = DomainLive.pipe(
+    Layer.provideMerge(seeded),
+    Layer.provide(Layer.succeed(RestoredIndexes, snapshot?.indexes))
+  )
   return SimulatorControl.layer.pipe(Layer.provideMerge(domain))
 }

@@ -14,14 +14,7 @@ import { Effect } from "effect"
 import { deserialize, serialize } from "node:v8"
 import { type FaultKind, faultKinds } from "../src/chain/Faults.ts"
 import { Simulation, type SimulationSnapshot, type StepReport } from "../src/Simulation.ts"
-import {
-  longestBoundMs,
-  scenarioOf,
-  toJson,
-  tokensOn,
-  workloadArb,
-  workloadTokens
-} from "./SimulatorWorkload.ts"
+import { longestBoundMs, scenarioOf, toJson, tokensOn, workloadArb, workloadTokens } from "./SimulatorWorkload.ts"
 
 type Call =
   | {
@@ -85,7 +78,10 @@ const callArb: fc.Arbitrary<Call> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("notify" as const), pending: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("defer" as const), ms: fc.integer({ min: 0, max: 30_000 }) }) },
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.integer({ min: 0, max: 90_000 }) }) }
+  {
+    weight: 5,
+    arbitrary: fc.record({ kind: fc.constant("advance" as const), ms: fc.integer({ min: 0, max: 90_000 }) })
+  }
 )
 
 const accounts = ["acct_free", "acct_pro"] as const
@@ -131,7 +127,13 @@ const call = ({ sim, tradeIds }: Driver, c: Call): Array<string> => {
       if (wallet === undefined || amountIn === 0n) return ["submit nothing"]
       const tradeId = sim.nextId("trade")
       const quote = sim.chain.quote({ network: c.network, tokenIn, tokenOut, amountIn }, sim.now)
-      const refused = sim.wallets.reserve({ holdId: tradeId, accountId, network: c.network, token: tokenIn, amount: amountIn })
+      const refused = sim.wallets.reserve({
+        holdId: tradeId,
+        accountId,
+        network: c.network,
+        token: tokenIn,
+        amount: amountIn
+      })
       assert.isUndefined(refused)
       tradeIds.push(tradeId)
       const events = sim.chain.submit({
@@ -238,7 +240,10 @@ describe("Simulation snapshots", () => {
       if (snapshot.chain.pending.length > 0) totals.pendingAtSnapshot++
       const carried = viaV8 ? deserialize(serialize(snapshot)) as SimulationSnapshot : structuredClone(snapshot)
       if (viaV8) totals.v8++
-      const restored: Driver = { sim: Simulation.restore(scenario, carried, { logMax: 500 }), tradeIds: [...original.tradeIds] }
+      const restored: Driver = {
+        sim: Simulation.restore(scenario, carried, { logMax: 500 }),
+        tradeIds: [...original.tradeIds]
+      }
       assert.strictEqual(observe(restored), observe(original))
 
       const idsAtSnapshot = [...original.tradeIds]
@@ -307,9 +312,13 @@ describe("Simulation snapshots", () => {
     advanceTo(sim, sim.now + 3_000)
     const snapshot = sim.snapshot()!
     assert.strictEqual(snapshot.chain.pending.length, 1)
-    assert.throws(() => Simulation.restore({ ...fixedScenario, seed: 8 }, snapshot), /seed 7, not the scenario's seed 8/)
     assert.throws(
-      () => Simulation.restore({ ...fixedScenario, clock: { mode: "manual", start: "2026-03-15T10:17:24Z" } }, snapshot),
+      () => Simulation.restore({ ...fixedScenario, seed: 8 }, snapshot),
+      /seed 7, not the scenario's seed 8/
+    )
+    assert.throws(
+      () =>
+        Simulation.restore({ ...fixedScenario, clock: { mode: "manual", start: "2026-03-15T10:17:24Z" } }, snapshot),
       /started at 2026-03-15T10:17:23.000Z/
     )
     assert.throws(

@@ -2,7 +2,9 @@
  * One simulator server per database. The simulated market is one deterministic writer, so a
  * second server on the same records would corrupt them (its ids and balances start again from the
  * seed). On PostgreSQL the lock is a session advisory lock on a connection held for the server's
- * life: the database releases it when that session ends, however the process ended. On SQLite it
+ * life: the database releases it when that session ends, however the process ended. It is keyed
+ * by the schema the tables live in (`search_path`), so servers on separate schemas of one
+ * database are separate, as they are in everything else. On SQLite it
  * is a row naming the owning process, taken in a write transaction; a row whose process is gone
  * (`kill -9`) is taken over. A later server on the same database restores the simulation the
  * earlier ones left (SimulatorJournal).
@@ -15,8 +17,10 @@ import { hostname } from "node:os"
 /** Why a simulator server may not use this database, in words an operator acts on. */
 export class SimulatorLockRefused extends Data.TaggedError("SimulatorLockRefused")<{ readonly message: string }> {}
 
-// Any constant: the advisory lock's key among the database's other users of advisory locks.
-const ADVISORY_KEY = 7_351_042_019
+// Any constant: the advisory lock's first key among the database's other users of advisory locks;
+// the second is the schema's.
+const ADVISORY_KEY = 735_104_201
+const ADVISORY_KEYS = `${ADVISORY_KEY}, hashtext(current_schema())`
 
 interface OwnerRow {
   readonly pid: number | string | null
@@ -54,7 +58,7 @@ export const acquireSimulatorLock: Effect.Effect<
   if (postgres) {
     const connection = yield* sql.reserve
     const [row] = (yield* connection.executeUnprepared(
-      `SELECT pg_try_advisory_lock(${ADVISORY_KEY}) AS locked`,
+      `SELECT pg_try_advisory_lock(${ADVISORY_KEYS}) AS locked`,
       [],
       undefined
     )) as ReadonlyArray<{ readonly locked: boolean }>
@@ -67,7 +71,7 @@ export const acquireSimulatorLock: Effect.Effect<
       })
     }
     yield* Effect.addFinalizer(() =>
-      Effect.ignore(connection.executeUnprepared(`SELECT pg_advisory_unlock(${ADVISORY_KEY})`, [], undefined))
+      Effect.ignore(connection.executeUnprepared(`SELECT pg_advisory_unlock(${ADVISORY_KEYS})`, [], undefined))
     )
     yield* claimRun(sql, pid, host, now)
     return
