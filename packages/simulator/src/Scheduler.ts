@@ -36,7 +36,9 @@ export class Scheduler<A> {
   static restore<A>(snapshot: SchedulerSnapshot<A>): Scheduler<A> {
     const scheduler = new Scheduler<A>()
     for (const { at, seq, action } of snapshot.entries) {
-      if (!(seq < snapshot.nextSeq)) throw new Error(`agenda entry ${seq} is not before the next sequence ${snapshot.nextSeq}`)
+      if (!(seq < snapshot.nextSeq)) {
+        throw new Error(`agenda entry ${seq} is not before the next sequence ${snapshot.nextSeq}`)
+      }
       scheduler.heap.push({ at, seq, action })
       scheduler.siftUp(scheduler.heap.length - 1)
     }

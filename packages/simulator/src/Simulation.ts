@@ -169,18 +169,24 @@ const fingerprintOf = (
 const checkFingerprint = (snapshot: SimulationSnapshot, scenario: Fingerprint): void => {
   if (snapshot.version !== SIMULATION_SNAPSHOT_VERSION) {
     throw new Error(
-      `simulation snapshot version ${String(snapshot.version)} cannot be restored (this build reads version ${SIMULATION_SNAPSHOT_VERSION})`
+      `simulation snapshot version ${
+        String(snapshot.version)
+      } cannot be restored (this build reads version ${SIMULATION_SNAPSHOT_VERSION})`
     )
   }
   const taken = snapshot.scenario
   if (taken.seed !== scenario.seed) {
     throw new Error(
-      `the snapshot is of a simulation with seed ${JSON.stringify(taken.seed)}, not the scenario's seed ${JSON.stringify(scenario.seed)}`
+      `the snapshot is of a simulation with seed ${JSON.stringify(taken.seed)}, not the scenario's seed ${
+        JSON.stringify(scenario.seed)
+      }`
     )
   }
   if (taken.startMs !== scenario.startMs) {
     throw new Error(
-      `the snapshot is of a simulation started at ${new Date(taken.startMs).toISOString()}, not the scenario's ${new Date(scenario.startMs).toISOString()}`
+      `the snapshot is of a simulation started at ${new Date(taken.startMs).toISOString()}, not the scenario's ${
+        new Date(scenario.startMs).toISOString()
+      }`
     )
   }
   if (taken.wallets.join("\n") !== scenario.wallets.join("\n")) {
