@@ -216,6 +216,15 @@ const finalState = (sim: Simulation) => ({
   snapshot: sim.snapshot()
 })
 
+/** The simulation a layer builds. */
+const simulationOf = (layer: ReturnType<typeof SimulationState.layerFrom>) =>
+  Effect.runSync(Effect.provide(
+    Effect.gen(function*() {
+      return yield* SimulationState
+    }),
+    layer
+  ))
+
 /** Totals over all runs: the property must not pass by comparing idle worlds. */
 const totals = { runs: 0, pendingAtSnapshot: 0, deferredWaits: 0, tradesAfter: 0, v8: 0 }
 
@@ -345,13 +354,6 @@ describe("Simulation snapshots", () => {
     advanceTo(sim, sim.now + 61_000)
     sim.setPrice("SOL", 151)
     const snapshot = sim.snapshot()!
-    const simulationOf = (layer: ReturnType<typeof SimulationState.layerFrom>) =>
-      Effect.runSync(Effect.provide(
-        Effect.gen(function*() {
-          return yield* SimulationState
-        }),
-        layer
-      ))
     const restored = simulationOf(SimulationState.layerFrom(fixedScenario, snapshot))
     assert.deepStrictEqual([restored.now, restored.log.all], [sim.now, sim.log.all])
     assert.strictEqual(restored.market.priceUsd("SOL"), 151)
