@@ -8,8 +8,9 @@
 // errors, and candles of every timeframe over the whole history. Three markets: the demo market (every token);
 // a small one with 43 days of history that rolls minutes up into hours as it starts and again a week later,
 // past the snapshot (restored through v8 only: a week of ticks per engine is slow); and one whose SOL is
-// replayed from a file of candles with a gap, ticked through the file, the gap and past its end. A config the
-// snapshot was not taken from is refused, naming what differs.
+// replayed from a file of candles with a gap, ticked through the file, the gap and past its end. The snapshot
+// is plain data (walked: no class instance, function or undefined), and a config the snapshot was not taken
+// from is refused, naming what differs.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { currencies, type Network, networks, type Timeframe, timeframeMs } from "@swapdesk/core"
@@ -268,6 +269,24 @@ describe("market snapshots", () => {
       checkRoundTrip(replayed, before, [...after, { _tag: "tick", seconds: 4 * 3_600 }])
     }
   )
+
+  it("is plain data: typed arrays, numbers, strings, booleans, null, plain arrays and objects, nothing undefined", () => {
+    const market = new MarketEngine(replayed)
+    market.tick(replayed.startMs + HOUR_MS)
+    const strays: Array<string> = []
+    const walk = (value: unknown, path: string): void => {
+      if (value === null || ["number", "string", "boolean", "bigint"].includes(typeof value)) return
+      if (ArrayBuffer.isView(value)) return
+      if (Array.isArray(value)) return value.forEach((item, i) => walk(item, `${path}[${i}]`))
+      if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+        for (const [key, item] of Object.entries(value)) walk(item, `${path}.${key}`)
+        return
+      }
+      strays.push(`${path}: ${typeof value}`)
+    }
+    walk(market.snapshot(), "snapshot")
+    assert.deepStrictEqual(strays, [])
+  })
 
   it("restores a market snapshotted right at its start", () => {
     checkRoundTrip(replayed, [], [{ _tag: "tick", seconds: 90 }])
