@@ -1,22 +1,23 @@
 // Proves a market snapshot restores the market exactly (docs/simulator.md#snapshots): fast-check drives an
 // engine through random ticks, price moves, swaps (some refused), trending recomputations and jumps of days,
-// snapshots it at a random point, and restores it three ways: from the snapshot itself once the original has
-// moved on (so the snapshot shares nothing with the live engine), from a structuredClone taken after that
-// restored engine moved on (so a restore shares nothing with its snapshot), and from the snapshot's
-// v8.serialize bytes. Driven by the same further calls, the four engines answer every read alike: prices,
-// stats of every scope, hourly volumes, pool depths, trending of every scope, FX, the swaps each tick returns,
-// errors, and candles of every timeframe over the whole history. Three markets: the demo market (every token);
-// a small one with 43 days of history that rolls minutes up into hours as it starts and again a week later,
-// past the snapshot (restored through v8 only: a week of ticks per engine is slow); and one whose SOL is
-// replayed from a file of candles with a gap, ticked through the file, the gap and past its end. The snapshot
-// is plain data (walked: no class instance, function or undefined), and a config the snapshot was not taken
-// from is refused, naming what differs.
+// snapshots it at a random point, and restores it four ways: from the snapshot itself once the original has
+// moved on (so the snapshot shares nothing with the live engine); from a structuredClone taken after that
+// restored engine moved on (so a restore shares nothing with its snapshot); from the snapshot's v8.serialize
+// bytes; and from those bytes again, with a second snapshot taken and restored partway through the further
+// calls (a restart after a restart). Driven by the same further calls, the restored engines answer every read
+// as the original: prices, stats of every scope, hourly volumes, pool depths, trending of every scope, FX, the
+// swaps each tick returns, errors, and candles of every timeframe over the whole history. Three markets: the
+// demo market (every token); a small one with 43 days of history that rolls minutes up into hours as it
+// starts and again a week later, past the snapshot (restored the fourth way only: a week of ticks per engine
+// is slow); and one whose SOL is replayed from a file of candles with a gap, ticked through the file, the gap
+// and past its end. The snapshot is plain data (walked: no class instance, function or undefined), and a
+// config the snapshot was not taken from is refused, naming what differs.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { currencies, type Network, networks, type Timeframe, timeframeMs } from "@swapdesk/core"
 import { deserialize, serialize } from "node:v8"
 import type { CandleSeries } from "../../src/market/CandleFile.ts"
-import { type MarketConfig, MarketEngine } from "../../src/market/MarketEngine.ts"
+import { type MarketConfig, MarketEngine, type MarketSnapshot } from "../../src/market/MarketEngine.ts"
 import { defaultMarketParams, type TokenMarketParams } from "../../src/market/MarketParams.ts"
 import { DAY_MS, HOUR_MS, MINUTE_MS, START_MS } from "./fixtures.ts"
 
@@ -145,7 +146,39 @@ const drive = (engine: MarketEngine, symbols: ReadonlyArray<string>, commands: R
 })
 
 /** How a restored engine gets its snapshot (see the file's opening comment). */
-type Way = "snapshot" | "structuredClone" | "v8"
+/**
+ * How a restored engine gets its snapshot: the snapshot itself, a structuredClone of it, its v8 bytes,
+ * or "twice": from the v8 bytes, driven through the first half of the calls, then snapshotted again and
+ * restored from a structuredClone of that for the rest (a restart after a restart).
+ */
+type Way = "snapshot" | "structuredClone" | "v8" | "twice"
+
+/** The answers of `after` on an engine restored the way `way` says (`restore` checks it at the snapshot point). */
+const driveRestored = (
+  config: MarketConfig,
+  way: Way,
+  restore: (snapshot: MarketSnapshot) => MarketEngine,
+  snapshot: MarketSnapshot,
+  bytes: Buffer,
+  symbols: ReadonlyArray<string>,
+  after: ReadonlyArray<Command>
+) => {
+  if (way !== "twice") {
+    const copy = way === "snapshot"
+      ? snapshot
+      : way === "structuredClone"
+      ? structuredClone(snapshot)
+      : deserialize(bytes)
+    return drive(restore(copy), symbols, after)
+  }
+  const half = after.length >> 1
+  const first = restore(deserialize(bytes))
+  const firstAnswers = drive(first, symbols, after.slice(0, half)).answers
+  const second = MarketEngine.restore(config, structuredClone(first.snapshot()))
+  assert.strictEqual(JSON.stringify(observe(second, symbols)), JSON.stringify(observe(first, symbols)))
+  const rest = drive(second, symbols, after.slice(half))
+  return { answers: [...firstAnswers, ...rest.answers], candles: rest.candles }
+}
 
 /**
  * Drives a market through `before`, snapshots it, and checks that the engines restored from the
@@ -156,7 +189,7 @@ const checkRoundTrip = (
   config: MarketConfig,
   before: ReadonlyArray<Command>,
   after: ReadonlyArray<Command>,
-  ways: ReadonlyArray<Way> = ["snapshot", "structuredClone", "v8"]
+  ways: ReadonlyArray<Way> = ["snapshot", "structuredClone", "v8", "twice"]
 ): { readonly atSnapshot: ReturnType<typeof observe>; readonly atEnd: ReturnType<typeof observe> } => {
   const symbols = (config.tokens ?? defaultMarketParams).map((p) => p.symbol)
   const original = new MarketEngine(config)
@@ -166,18 +199,16 @@ const checkRoundTrip = (
   const atSnapshot = observe(original, symbols)
   const expected = drive(original, symbols, after)
   const atEnd = observe(original, symbols)
+  const restore = (copy: MarketSnapshot): MarketEngine => {
+    const restored = MarketEngine.restore(config, copy)
+    assert.strictEqual(JSON.stringify(observe(restored, symbols)), JSON.stringify(atSnapshot))
+    return restored
+  }
 
   // In this order: the snapshot itself once the original has moved on, then a clone of it once an
   // engine restored from it has moved on, then the bytes serialised before anything moved.
   for (const way of ways) {
-    const copy = way === "snapshot"
-      ? snapshot
-      : way === "structuredClone"
-      ? structuredClone(snapshot)
-      : deserialize(bytes)
-    const restored = MarketEngine.restore(config, copy)
-    assert.strictEqual(JSON.stringify(observe(restored, symbols)), JSON.stringify(atSnapshot))
-    const driven = drive(restored, symbols, after)
+    const driven = driveRestored(config, way, restore, snapshot, bytes, symbols, after)
     driven.answers.forEach((answer, i) => {
       if (answer !== expected.answers[i]) {
         assert.fail(`restored from ${way}: answer ${i} (${JSON.stringify(after[i])}) differs`)
@@ -253,7 +284,7 @@ describe("market snapshots", () => {
     "a market restored between two roll-ups of minutes into hours rolls up alike and answers alike",
     (before, middle, pastRollUpSeconds, late) => {
       const toRollUp: Command = { _tag: "tickTo", atMs: START_MS + 7 * DAY_MS + pastRollUpSeconds * 1_000 }
-      const { atEnd, atSnapshot } = checkRoundTrip(small, before, [...middle, toRollUp, ...late], ["v8"])
+      const { atEnd, atSnapshot } = checkRoundTrip(small, before, [...middle, toRollUp, ...late], ["twice"])
       assert.isAbove(atSnapshot.minuteHistoryStartMs, atSnapshot.historyStartMs)
       assert.isAbove(atEnd.minuteHistoryStartMs, atSnapshot.minuteHistoryStartMs)
     }
