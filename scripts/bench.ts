@@ -1,10 +1,11 @@
 /**
- * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
+ * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
  * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
  * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
  * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), a page of trades at 0 and
  * at 100,000 trades of history (same runs), how long the server takes to restore 30 busy simulated
- * days from a SQLite file (same runs), the HTTP benchmark
+ * days from a SQLite file (same runs), what a snapshot of the market after 30 simulated days weighs and
+ * costs to take, serialise, deserialise and restore (same runs), the HTTP benchmark
  * (`--seconds` per target per round, default 8, over `--rounds`, default 2) and the interface's
  * budget in headless Chromium (medians of `--loads` page loads, default 5), or only those named,
  * and one summary table. Targets print PASS or MISS for information; the exit code is 0
@@ -21,11 +22,12 @@ import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runRestoreBench } from "./bench/restore.ts"
 import { runSimulatorBench } from "./bench/simulator.ts"
+import { runSnapshotBench } from "./bench/snapshot.ts"
 import { defaultStoreOptions, runStoreBench } from "./bench/store.ts"
 import { runWebBench } from "./bench/web.ts"
 
 const usage =
-  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]"
+  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -61,6 +63,7 @@ const benchmarks = {
   keys: () => runKeysBench({ runs: Math.max(9, options.get("runs") ?? 9) }),
   lists: () => Promise.resolve(runListsBench({ runs: options.get("runs") ?? 3 })),
   restore: () => runRestoreBench({ runs: options.get("runs") ?? 3 }),
+  snapshot: () => Promise.resolve(runSnapshotBench({ runs: options.get("runs") ?? 3 })),
   http: () =>
     runHttpBench({
       ...defaultHttpOptions,
@@ -89,7 +92,7 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "http", "web", "store"]
+  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "snapshot", "http", "web", "store"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

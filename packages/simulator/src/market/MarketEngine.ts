@@ -75,8 +75,9 @@ export interface MarketConfig {
 
 /**
  * What a market snapshot assumes of the config it is restored with: the seed, the start, the
- * start of history, the tokens (in order) with their number of pools, and each replayed file's
- * range. `restore` refuses a config that differs in any of them.
+ * start of history, the tokens (in order) with their number of pools, a hash of their calibration
+ * and the FX rates, and each replayed file's range. `restore` refuses a config that differs in any
+ * of them.
  */
 export interface MarketFingerprint {
   readonly seed: string
@@ -84,6 +85,8 @@ export interface MarketFingerprint {
   readonly historyStartMs: number
   readonly tokens: ReadonlyArray<string>
   readonly pairs: number
+  /** FNV-1a (32 bits, hex) of the tokens' params and the FX overrides as JSON. */
+  readonly calibration: string
   /** Replayed tokens in symbol order, with their file's first open, end and candle count. */
   readonly replayed: ReadonlyArray<readonly [symbol: string, fromMs: number, toMs: number, candles: number]>
 }
@@ -208,6 +211,7 @@ export class MarketEngine {
       historyStartMs: this.startHistoryMs,
       tokens: params.map((p) => p.symbol),
       pairs: this.pairs.count,
+      calibration: fnv1a(JSON.stringify([params, config.fxRates ?? null])),
       replayed: Object.keys(history).sort().map((symbol) => {
         const series = history[symbol]!
         const { fromMs, toMs } = seriesRange(series)
@@ -621,6 +625,13 @@ export class MarketEngine {
 
 const isQuotablePrice = (priceUsd: number): boolean => priceUsd >= priceRangeUsd.min && priceUsd <= priceRangeUsd.max
 
+/** FNV-1a of a string's UTF-16 code units, as 8 hex digits: enough to tell two calibrations apart. */
+const fnv1a = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, "0")
+}
+
 /** A snapshot assumes `want` of the config, which has `have`. */
 const refuseSnapshot = (what: string, have: unknown, want: unknown): never => {
   throw new Error(
@@ -639,6 +650,9 @@ const checkFingerprint = (actual: MarketFingerprint, assumed: MarketFingerprint)
   }
   if (actual.tokens.join(",") !== assumed.tokens.join(",")) refuseSnapshot("token list", actual.tokens, assumed.tokens)
   if (actual.pairs !== assumed.pairs) refuseSnapshot("number of pools", actual.pairs, assumed.pairs)
+  if (actual.calibration !== assumed.calibration) {
+    refuseSnapshot("hash of the token params and FX rates", actual.calibration, assumed.calibration)
+  }
   if (JSON.stringify(actual.replayed) !== JSON.stringify(assumed.replayed)) {
     refuseSnapshot("replayed files [symbol, from, to, candles]", actual.replayed, assumed.replayed)
   }
