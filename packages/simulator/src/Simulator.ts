@@ -17,7 +17,7 @@ import {
 import { Effect, Layer } from "effect"
 import { layerPorts } from "./Ports.ts"
 import type { ScenarioFile } from "./Scenario.ts"
-import { Simulation, type SimulationOptions } from "./Simulation.ts"
+import type { SimulationOptions } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
 import { SimulatorControl } from "./SimulatorControl.ts"
 import type { WorldSnapshot } from "./WorldSnapshot.ts"
@@ -69,13 +69,7 @@ export const layerSimulator = <E = never>(
   options: SimulatorOptions = {}
 ) => {
   const snapshot = options.snapshot
-  const simulation = Layer.sync(
-    SimulationState,
-    () =>
-      snapshot === undefined
-        ? new Simulation(scenario, options)
-        : Simulation.restore(scenario, snapshot.simulation, options)
-  )
+  const simulation = SimulationState.layerFrom(scenario, snapshot?.simulation, options)
   const world = Layer.mergeAll(layerPorts, repositories).pipe(
     Layer.provideMerge(simulation),
     Layer.provideMerge(adapters),
