@@ -31,8 +31,8 @@ type Step = ReturnType<typeof runSteps>[number]
 const dayPasses: Step = async (u) => void (await ok(u, "POST", "/v1/sim/clock/advance", { ms: 86_400_001 }))
 
 /**
- * The run's calls with days passing between some of them, so that snapshots are taken before each
- * stop and restarts go on from them; one right after a stop too, taken by the restarted server.
+ * The run's calls with days passing between some of them, so that a snapshot is taken before the
+ * second stop (a kill -9, a few calls after it) and the restart goes on from it, and more after.
  */
 const stepsWithSnapshots = (): ReadonlyArray<Step> => {
   const steps = [...runSteps(receiver.url)]
@@ -54,11 +54,15 @@ const journalOf = (file: string) => {
   }
 }
 
-/** The same calls, uninterrupted on `straight`, and on `restarted` with a kill -9 and a SIGTERM between them. */
+/**
+ * The same calls, uninterrupted on `straight`, and on `restarted` with a kill -9 and a SIGTERM
+ * between them (in the order `stops` says).
+ */
 const sameLogAcrossRestarts = async (
   straight: string,
   restarted: string,
-  steps: ReadonlyArray<Step> = runSteps(receiver.url)
+  steps: ReadonlyArray<Step> = runSteps(receiver.url),
+  stops: readonly ["kill" | "term", "kill" | "term"] = ["kill", "term"]
 ) => {
   const expected = await (async () => {
     const server = await start(straight)
@@ -79,8 +83,9 @@ const sameLogAcrossRestarts = async (
       server = await start(restarted)
       for (const step of steps.slice(from, cut)) await step(server.baseUrl, state)
       from = cut
-      if (i === 0) await crash(server)
-      else if (i === 1) await stop(server)
+      const how = stops[i]
+      if (how === "kill") await crash(server)
+      else if (how === "term") await stop(server)
     }
     const actual = await observe(server!.baseUrl)
     expect(actual.events.length).toBeGreaterThan(30)
@@ -238,8 +243,9 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
       withPostgresSchemas(
         postgresUrl!,
         ["straight_snapshots", "restarted_snapshots"],
-        ([straight, restarted]) => sameLogAcrossRestarts(straight!, restarted!, stepsWithSnapshots())
-      )
+        ([straight, restarted]) => sameLogAcrossRestarts(straight!, restarted!, stepsWithSnapshots(), ["term", "kill"])
+      ),
+    240_000
   )
 
   it.skipIf(postgresUrl === undefined)(
