@@ -13,6 +13,12 @@
  * A read that was under way when the cache was cleared or written does not fill it: its answer may
  * predate the change. Each cache keeps at most {@link CACHE_ENTRIES} records, forgetting the
  * longest-held first. Misses (an unknown key) are never kept.
+ *
+ * **Sole writer.** A process that is the only writer of these records (the simulator server, which
+ * holds the database's simulator lock: SimulatorLock) knows every change already, as each goes
+ * through these ports: with `soleWriter` the caches never ask the revision, which saves a read (a
+ * round trip on PostgreSQL) per request. A change committed behind such a process's back is then
+ * not seen until it restarts (docs/storage.md#caches).
  */
 import {
   AccountRepository,
@@ -49,12 +55,24 @@ export type StoreRepositories =
   | WebhookDeliveryRepository
   | IdempotencyStore
 
+/** How the caches learn of changes made elsewhere. */
+export interface CacheOptions {
+  /**
+   * This process is the only writer of keys and accounts (no other process, client or operator
+   * changes them while it runs): the caches then skip the per-request revision check. Only for a
+   * process holding the simulator lock; false by default.
+   */
+  readonly soleWriter: boolean
+}
+
 /**
  * The repositories in context, with keys, accounts and trades read through caches that the
- * {@link StoreRevision} keeps true to the database.
+ * {@link StoreRevision} keeps true to the database (or, for a sole writer, its own writes alone).
  */
-export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, StoreRepositories | StoreRevision> = Layer
-  .effectContext(Effect.gen(function*() {
+export const layerCachedRepositoriesWith = (
+  options: CacheOptions
+): Layer.Layer<StoreRepositories, never, StoreRepositories | StoreRevision> =>
+  Layer.effectContext(Effect.gen(function*() {
     const revision = yield* StoreRevision
     const keys = yield* ApiKeyRepository
     const accounts = yield* AccountRepository
@@ -71,7 +89,7 @@ export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, Stor
     let generation = 0
 
     // Clears keys and accounts when another connection committed a change since the last lookup.
-    const checked = Effect.map(revision.current, (current) => {
+    const checked = options.soleWriter ? Effect.sync(() => generation) : Effect.map(revision.current, (current) => {
       if (current !== seen) {
         seen = current
         generation++
@@ -180,3 +198,6 @@ export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, Stor
       Context.add(IdempotencyStore, yield* IdempotencyStore)
     )
   }))
+
+/** {@link layerCachedRepositoriesWith} for any number of processes: every lookup checks the revision. */
+export const layerCachedRepositories = layerCachedRepositoriesWith({ soleWriter: false })
