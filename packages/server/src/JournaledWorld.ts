@@ -12,6 +12,7 @@ import {
   ApiKeys,
   type AttemptFailure,
   ChannelTransport,
+  IdempotencyStore,
   idPrefixes,
   type Notification,
   notificationRetryDelaysMs,
@@ -23,10 +24,12 @@ import {
   Webhooks,
   WebhookTransport
 } from "@swapdesk/core"
+import { IdempotentRequest } from "@swapdesk/http"
 import { SimulationState, type SimulatorAdapters, SimulatorControl } from "@swapdesk/simulator"
-import { Restoring, SimulatorJournal } from "@swapdesk/store"
+import { Restoring, SimulatorJournal, UnansweredClaims } from "@swapdesk/store"
 import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
 import { createHash } from "node:crypto"
+import { makeClaimSettlement } from "./ClaimSettlement.ts"
 
 /** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
 const DRIVER_JOURNAL_INTERVAL_MS = 1_000
@@ -50,14 +53,23 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const control = yield* SimulatorControl
   const journal = yield* SimulatorJournal
   const restoring = yield* Restoring
+  const claims = yield* UnansweredClaims
+  const idempotency = yield* IdempotencyStore
   const sim = yield* SimulationState
   const lock = yield* Semaphore.make(1)
   let appendedAt = Number.NEGATIVE_INFINITY
 
+  // A call made for a request holding an `Idempotency-Key` claim is journaled with that claim, so a
+  // restart can answer the claim should the crash leave it without a response (ClaimSettlement).
   const append = (op: string, args: unknown) =>
-    Effect.flatMap(Clock.currentTimeMillis, (wall) => {
-      appendedAt = wall
-      return journal.append(sim.now, op, args)
+    Effect.gen(function*() {
+      appendedAt = yield* Clock.currentTimeMillis
+      const claim = yield* IdempotentRequest
+      return yield* journal.append(
+        sim.now,
+        op,
+        claim === undefined ? args : { ...(args as object), idempotency: claim }
+      )
     })
 
   /**
@@ -110,17 +122,20 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
 
   const restore = Effect.gen(function*() {
     const entries = restoring.entries
+    // Read before anything is served: every claim without a response was cut short by the crash.
+    const settlement = makeClaimSettlement(yield* claims.list, idempotency)
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!
       // The last call may have been cut short: its writes reach the database too.
       if (i === entries.length - 1) restoring.setMode("tee")
       yield* control.advanceTo(entry.at)
       // A call that failed the first time fails the same way now, and changes nothing either time.
-      yield* Effect.result(apply(entry.op, entry.args))
+      settlement.record(entry, yield* Effect.exit(apply(entry.op, entry.args)), sim.now)
       // Lets the deliveries the call started make their attempts while the replay is on.
       yield* Effect.yieldNow
     }
     restoring.setMode("live")
+    yield* settlement.settle
     yield* Deferred.succeed(restoring.done, undefined)
   })
 
