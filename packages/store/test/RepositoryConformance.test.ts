@@ -268,6 +268,8 @@ const delivery = (id: string, createdAt: number): WebhookDeliveryRecord => ({
   nextAttemptAt: null
 })
 
+const idsAndStages = (list: ReadonlyArray<TradeRecord>) => list.map((t) => `${t.id}:${t.stage}`)
+
 for (const store of stores) {
   describe.skipIf(store.skip !== undefined)(
     `${store.name} store${store.skip ? ` (skipped: ${store.skip})` : ""}`,
@@ -364,6 +366,33 @@ for (const store of stores) {
         expect(result.none.total).toBe(0)
         expect(result.window.items.map((t) => t.id)).toEqual(["trd_c", "trd_b"])
         expect(result.history.map((t) => t.id)).toEqual(["trd_a", "trd_b", "trd_c"])
+      })
+
+      it("keeps an account's trade history in order through the writes after it was read", async () => {
+        const [read, written] = await run(Effect.gen(function*() {
+          const repo = yield* TradeRepository
+          yield* repo.insert(trade("trd_m", "acc_1", 2000))
+          yield* repo.insert(trade("trd_n", "acc_2", 1000))
+          const first = yield* repo.history("acc_1")
+          // Later, earlier and tied creation times, and a change of stage, after the first read.
+          yield* repo.insert(trade("trd_z", "acc_1", 3000))
+          yield* repo.insert(trade("trd_e", "acc_1", 500))
+          yield* repo.insert(trade("trd_a", "acc_1", 2000))
+          yield* repo.update(trade("trd_m", "acc_1", 2000, { stage: "confirmed", amountOut: 5n }))
+          return [first, yield* repo.history("acc_1")] as const
+        }))
+        expect(idsAndStages(read)).toEqual(["trd_m:awaiting_approval"])
+        expect(idsAndStages(written)).toEqual([
+          "trd_e:awaiting_approval",
+          "trd_a:awaiting_approval",
+          "trd_m:confirmed",
+          "trd_z:awaiting_approval"
+        ])
+        // What a SQL store holds, read afresh, is the same.
+        if (store.sql) {
+          const stored = await run(Effect.flatMap(service(TradeRepository), (r) => r.history("acc_1")))
+          expect(idsAndStages(stored)).toEqual(idsAndStages(written))
+        }
       })
 
       it("keeps orders, lists the open ones and filters the account's list", async () => {
