@@ -92,7 +92,11 @@ const start = (name: string, scenarioPath: string, databaseUrl: string): Promise
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    child.on("exit", (code) => reject(new Error(`the ${name} server exited ${code} before listening:\n${output}`)))
+    child.on("exit", (code, signal) => {
+      reject(new Error(`the ${name} server exited ${code} before listening:\n${output}`))
+      // Dead during the measurement: say why, as the figures that follow cannot be taken.
+      if (!child.killed) progress(`store: the ${name} server exited (${code ?? signal}):\n${output.slice(-3000)}`)
+    })
   })
 
 const stop = (server: Server) =>
