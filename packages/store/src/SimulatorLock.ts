@@ -4,18 +4,19 @@
  * seed). On PostgreSQL the lock is a session advisory lock on a connection held for the server's
  * life: the database releases it when that session ends, however the process ended. On SQLite it
  * is a row naming the owning process, taken in a write transaction; a row whose process is gone
- * (`kill -9`) is taken over. A later server on the same database restores the simulation the
- * earlier ones left (SimulatorJournal).
+ * (`kill -9`) is taken over. A PostgreSQL session lost while the server runs loses the lock with
+ * it: the server takes it again on a new session, or stops if another server was quicker. A later
+ * server on the same database restores the simulation the earlier ones left (SimulatorJournal).
  */
 import { Data, Duration, Effect, Exit, Schedule, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { hostname } from "node:os"
 
 type Connection = Effect.Success<SqlClient.SqlClient["reserve"]>
 
 /** How often a PostgreSQL server checks that the session holding its lock is still there. */
 const LOCK_CHECK_INTERVAL = Duration.millis(500)
-import { hostname } from "node:os"
 
 /** Why a simulator server may not use this database, in words an operator acts on. */
 export class SimulatorLockRefused extends Data.TaggedError("SimulatorLockRefused")<{ readonly message: string }> {}
