@@ -1,11 +1,11 @@
 // Proves that a restart settles the Idempotency-Key claims a crash left without a response, in real
 // child processes on a SQLite file and on PostgreSQL (SWAPDESK_TEST_POSTGRES_URL). A server answers
-// a trade and a refused trade, each with a key, and is killed with kill -9; the database is then left
-// as crashes at two other moments would leave it: those two claims without their responses (the
-// calls ran and are journaled, the answers never stored) and a third claim with no journal entry
-// (the request died before its call ran). After a restart, a retry of each of the first two gets
-// the original answer, byte for byte (status, body, the same trade id, nothing run twice), and a
-// retry of the third runs afresh: a new trade, not a 409.
+// a trade, a refused trade and a limit order, each with a key, and is killed with kill -9; the
+// database is then left as crashes at two other moments would leave it: those three claims without
+// their responses (the calls ran and are journaled, the answers never stored) and a fourth claim
+// with no journal entry (the request died before its call ran). After a restart, a retry of each of
+// the first three gets the original answer, byte for byte (status, body, the same ids, nothing run
+// twice), and a retry of the fourth runs afresh: a new trade, not a 409.
 import { SqlStore } from "@swapdesk/store"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
@@ -23,6 +23,14 @@ const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 const tradeBody = { tokenIn: "USDC", tokenOut: "SOL", amountIn: "10", network: "solana" }
 // More USDC than Alice holds: 422 INSUFFICIENT_BALANCE, journaled and kept like a success.
 const refusedBody = { tokenIn: "USDC", tokenOut: "SOL", amountIn: "999999", network: "solana" }
+const orderBody = {
+  tokenIn: "SOL",
+  tokenOut: "USDC",
+  amountIn: "2",
+  minAmountOut: "400",
+  network: "solana",
+  expiresAt: "2026-01-02T00:00:00.000Z"
+}
 
 /** Runs statements on the database while no server runs on it. */
 const onDatabase = async <A>(databaseUrl: string, body: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => {
@@ -51,8 +59,8 @@ const claims = (databaseUrl: string) =>
       WHERE account_id = 'acct_alice' ORDER BY idempotency_key`
   )
 
-const post = (baseUrl: string, body: unknown, key: string) =>
-  fetch(`${baseUrl}/v1/trades`, {
+const post = (baseUrl: string, body: unknown, key: string, path = "/v1/trades") =>
+  fetch(`${baseUrl}${path}`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${keys.aliceAll}`,
@@ -71,12 +79,14 @@ const settlesCutShortClaims = async (databaseUrl: string) => {
   const first = await start(databaseUrl)
   const answered = await post(first.baseUrl, tradeBody, "key-ran")
   const refused = await post(first.baseUrl, refusedBody, "key-refused")
+  const order = await post(first.baseUrl, orderBody, "key-order", "/v1/orders")
+  expect(order.status).toBe(201)
   expect(answered.status).toBe(201)
   expect(refused.status).toBe(422)
   expect(refused.body.error.code).toBe("INSUFFICIENT_BALANCE")
   await crash(first)
 
-  // As a crash would leave them: two calls ran (their journal entries are there) but their answers
+  // As a crash would leave them: three calls ran (their journal entries are there) but their answers
   // were never stored, and a request claimed its key and died before its call was journaled.
   await onDatabase(databaseUrl, (sql) =>
     Effect.gen(function*() {
@@ -93,13 +103,14 @@ const settlesCutShortClaims = async (databaseUrl: string) => {
         })
       }`
     }))
-  expect((await claims(databaseUrl)).map((row) => row.response_status)).toEqual([null, null, null])
+  expect((await claims(databaseUrl)).map((row) => row.response_status)).toEqual([null, null, null, null])
 
   const restarted = await start(databaseUrl)
   try {
-    // Settled before the server listened: two answered, the third released.
+    // Settled before the server listened: three answered, the fourth released.
     const settled = await claims(databaseUrl)
     expect(settled.map((row) => [row.idempotency_key, Number(row.response_status)])).toEqual([
+      ["key-order", 201],
       ["key-ran", 201],
       ["key-refused", 422]
     ])
@@ -108,6 +119,9 @@ const settlesCutShortClaims = async (databaseUrl: string) => {
     expect(again).toEqual({ status: 201, replayed: "true", body: answered.body })
     const refusedAgain = await post(restarted.baseUrl, refusedBody, "key-refused")
     expect(refusedAgain).toEqual({ status: 422, replayed: "true", body: refused.body })
+    const orderAgain = await post(restarted.baseUrl, orderBody, "key-order", "/v1/orders")
+    expect(orderAgain).toEqual({ status: 201, replayed: "true", body: order.body })
+    expect((await ok(restarted.baseUrl, "GET", "/v1/orders?limit=100")).orders).toHaveLength(1)
 
     const afresh = await post(restarted.baseUrl, tradeBody, "key-never-ran")
     expect(afresh.status).toBe(201)
