@@ -7,7 +7,7 @@
  *
  * - an authenticated read: `GET /v1/trades/{id}` of a confirmed trade, with the Pro key (key lookup,
  *   account, the trade), and `GET /v1/portfolio` of the Free account (key lookup, account, the
- *   account's trade history; the wallets live in the simulator);
+ *   account's trade history of 50 confirmed trades; the wallets live in the simulator);
  * - trade creation: `POST /v1/trades` (a trade and its funds reserved, stored);
  * - alert creation: `POST /v1/alerts` (a price alert that never fires, stored).
  *
@@ -92,7 +92,11 @@ const start = (name: string, scenarioPath: string, databaseUrl: string): Promise
     }
     child.stdout!.on("data", onData)
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    child.on("exit", (code) => reject(new Error(`the ${name} server exited ${code} before listening:\n${output}`)))
+    child.on("exit", (code, signal) => {
+      reject(new Error(`the ${name} server exited ${code} before listening:\n${output}`))
+      // Dead during the measurement: say why, as the figures that follow cannot be taken.
+      if (!child.killed) progress(`store: the ${name} server exited (${code ?? signal}):\n${output.slice(-3000)}`)
+    })
   })
 
 const stop = (server: Server) =>
@@ -102,10 +106,10 @@ const stop = (server: Server) =>
     server.child.kill("SIGTERM")
   })
 
-const call = async (url: string, method: string, body?: unknown) => {
+const call = async (url: string, method: string, body?: unknown, as: string = authorization) => {
   const response = await fetch(url, {
     method,
-    headers: { authorization, "content-type": "application/json" },
+    headers: { authorization: as, "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
   const text = await response.text()
@@ -123,6 +127,21 @@ const confirmedTrade = async (server: Server): Promise<string> => {
   const status = (await call(`${server.url}/v1/trades/${id}`, "GET")).data["status"]
   if (status !== "confirmed") throw new Error(`the ${server.name} server's trade ${id} is ${String(status)}`)
   return id
+}
+
+/** How many confirmed trades the Free account's history holds when the portfolio is read. */
+const FREE_HISTORY_TRADES = 50
+
+/** Gives the Free account a history of {@link FREE_HISTORY_TRADES} confirmed trades. */
+const freeHistory = async (server: Server): Promise<void> => {
+  for (let i = 0; i < FREE_HISTORY_TRADES; i++) {
+    await call(`${server.url}/v1/trades`, "POST", tradeBody, freeAuthorization)
+  }
+  await call(`${server.url}/v1/sim/clock/advance`, "POST", { ms: 120_000 })
+  const page = await call(`${server.url}/v1/trades?status=confirmed&limit=100`, "GET", undefined, freeAuthorization)
+  if (page.data["total"] !== FREE_HISTORY_TRADES) {
+    throw new Error(`the ${server.name} server's Free account has ${String(page.data["total"])} confirmed trades`)
+  }
 }
 
 interface Route {
@@ -231,7 +250,10 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
     servers.push(await start("sqlite", scenarioPath, `sqlite:${join(directory, "bench.db")}`))
     if (postgres !== undefined) servers.push(await start("postgres", scenarioPath, postgres.url))
     const tradeIds = new Map<Server, string>()
-    for (const server of servers) tradeIds.set(server, await confirmedTrade(server))
+    for (const server of servers) {
+      await freeHistory(server)
+      tradeIds.set(server, await confirmedTrade(server))
+    }
     const measured = new Map<string, Array<Measurement>>()
     for (let round = 1; round <= options.rounds; round++) {
       for (const route of routes) {

@@ -4,8 +4,15 @@
  * nothing; a different body, or a repeat while the first is still running, is
  * `409 IDEMPOTENCY_CONFLICT`. The claim is atomic, so concurrent duplicates run the work once.
  */
-import { errorCatalogue, type ErrorCode, IdempotencyConflict, IdempotencyStore, MarketClock } from "@swapdesk/core"
-import { Effect, Exit } from "effect"
+import {
+  errorCatalogue,
+  type ErrorCode,
+  IdempotencyConflict,
+  IdempotencyStore,
+  MarketClock,
+  type StoredResponse
+} from "@swapdesk/core"
+import { Context, Effect, Exit } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { type ApiErrorOf, toApiError } from "./api/ApiErrors.ts"
@@ -25,10 +32,43 @@ export const fingerprint = (operation: string, body: unknown): string =>
   createHash("sha256").update(operation).update("\u0000").update(canonicalJson(body)).digest("hex")
 
 /** An API error as it is kept for replay: its envelope, whose code gives the status. */
-interface ApiErrorLike {
+export interface ApiErrorLike {
   readonly success: false
   readonly error: { readonly code: ErrorCode; readonly message: string }
   readonly timestamp: string
+}
+
+/** The claim a request holds while its work runs: which key, for which body, claimed when (market ms). */
+export interface IdempotentClaim {
+  readonly key: string
+  readonly fingerprint: string
+  readonly claimedAt: number
+}
+
+/**
+ * The `Idempotency-Key` claim of the request whose work is running, if it has one. A durable
+ * simulator server journals it with the call, so that a restart can answer a claim the crash left
+ * without a response (docs/storage.md#what-a-restart-restores).
+ */
+export const IdempotentRequest = Context.Reference<IdempotentClaim | undefined>(
+  "@swapdesk/http/IdempotentRequest",
+  { defaultValue: () => undefined }
+)
+
+/**
+ * The response kept for an outcome of idempotent work: its success envelope with `successStatus`,
+ * or its API error's envelope with the error's status; undefined for a defect, which is not kept
+ * (the claim is released, so the client may retry).
+ */
+export const keptResponse = <A, E extends ApiErrorLike>(
+  successStatus: SuccessStatus,
+  exit: Exit.Exit<Enveloped<A>, E>
+): StoredResponse | undefined => {
+  if (Exit.isSuccess(exit)) return { status: successStatus, body: exit.value }
+  const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+  if (failure === undefined) return undefined
+  const { error, success, timestamp } = failure.error
+  return { status: errorCatalogue[error.code].status, body: { success, error, timestamp } }
 }
 
 /**
@@ -49,7 +89,8 @@ export const makeIdempotency = Effect.gen(function*() {
     Effect.gen(function*() {
       const { accountId, key, successStatus, work } = options
       if (key === undefined) return envelopeResponse(yield* work, successStatus)
-      const claim = yield* store.claim(accountId, key, options.fingerprint, yield* clock.now)
+      const now = yield* clock.now
+      const claim = yield* store.claim(accountId, key, options.fingerprint, now)
       switch (claim._tag) {
         case "Conflict":
           return yield* Effect.fail(toApiError(new IdempotencyConflict({ reason: claim.reason }), yield* clock.now))
@@ -59,22 +100,14 @@ export const makeIdempotency = Effect.gen(function*() {
             headers: { "idempotent-replayed": "true" }
           })
         case "Claimed": {
-          const exit = yield* Effect.exit(work)
-          if (Exit.isSuccess(exit)) {
-            yield* store.complete(accountId, key, { status: successStatus, body: exit.value })
-            return envelopeResponse(exit.value, successStatus)
-          }
-          const failure = exit.cause.reasons.find((reason) => reason._tag === "Fail")
-          if (failure === undefined) {
-            yield* store.abandon(accountId, key)
-          } else {
-            const { error, success, timestamp } = failure.error
-            yield* store.complete(accountId, key, {
-              status: errorCatalogue[error.code].status,
-              body: { success, error, timestamp }
-            })
-          }
-          return yield* Effect.failCause(exit.cause)
+          const claimed: IdempotentClaim = { key, fingerprint: options.fingerprint, claimedAt: now }
+          const exit = yield* Effect.exit(Effect.provideService(work, IdempotentRequest, claimed))
+          const response = keptResponse(successStatus, exit)
+          if (response === undefined) yield* store.abandon(accountId, key)
+          else yield* store.complete(accountId, key, response)
+          return Exit.isSuccess(exit)
+            ? envelopeResponse(exit.value, successStatus)
+            : yield* Effect.failCause(exit.cause)
         }
       }
     })

@@ -16,6 +16,7 @@ export * from "./Cors.ts"
 export * from "./GracefulShutdown.ts"
 export { makeResponder, type Responder } from "./handlers/Respond.ts"
 export { Backend } from "./handlers/SystemHandlers.ts"
+export { type IdempotentClaim, IdempotentRequest, keptResponse } from "./Idempotency.ts"
 export { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
 export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
 export {

@@ -13,6 +13,7 @@ import {
   ApiKeys,
   type AttemptFailure,
   ChannelTransport,
+  IdempotencyStore,
   idPrefixes,
   type Notification,
   notificationRetryDelaysMs,
@@ -25,10 +26,16 @@ import {
   Webhooks,
   WebhookTransport
 } from "@swapdesk/core"
+import { type IdempotentClaim, IdempotentRequest } from "@swapdesk/http"
 import { SimulationState, type SimulatorAdapters, SimulatorControl, takeWorldSnapshot } from "@swapdesk/simulator"
-import { Restoring, SimulatorJournal, SimulatorSnapshots } from "@swapdesk/store"
+import { Restoring, SimulatorJournal, SimulatorSnapshots, UnansweredClaims } from "@swapdesk/store"
 import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
 import { createHash } from "node:crypto"
+import { makeClaimSettlement } from "./ClaimSettlement.ts"
+
+/** A claim as the journal and the claims table both know it. */
+const claimIdentity = (claim: { readonly key: string; readonly fingerprint: string; readonly claimedAt: number }) =>
+  JSON.stringify([claim.key, claim.fingerprint, claim.claimedAt])
 
 /** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
 const DRIVER_JOURNAL_INTERVAL_MS = 1_000
@@ -59,6 +66,8 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const control = yield* SimulatorControl
   const journal = yield* SimulatorJournal
   const restoring = yield* Restoring
+  const claims = yield* UnansweredClaims
+  const idempotency = yield* IdempotencyStore
   const sim = yield* SimulationState
   const snapshots = yield* SimulatorSnapshots
   const world = yield* Effect.context<SimulationState | AlertIndex | OrderIndex>()
@@ -69,32 +78,47 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   // take the journal replayed after it).
   let snapshotAt = sim.now
   let entriesSinceSnapshot = 0
+  // The `Idempotency-Key` claims of the calls journaled since the last snapshot.
+  let claimsSinceSnapshot: Array<IdempotentClaim> = []
 
+  // A call made for a request holding an `Idempotency-Key` claim is journaled with that claim, so a
+  // restart can answer the claim should the crash leave it without a response (ClaimSettlement).
   const append = (op: string, args: unknown) =>
-    Effect.flatMap(Clock.currentTimeMillis, (wall) => {
-      appendedAt = wall
-      return Effect.map(journal.append(sim.now, op, args), (entry) => {
-        journalSeq = entry.seq
-        entriesSinceSnapshot++
-      })
+    Effect.gen(function*() {
+      appendedAt = yield* Clock.currentTimeMillis
+      const claim = yield* IdempotentRequest
+      const entry = yield* journal.append(
+        sim.now,
+        op,
+        claim === undefined ? args : { ...(args as object), idempotency: claim }
+      )
+      journalSeq = entry.seq
+      entriesSinceSnapshot++
+      if (claim !== undefined) claimsSinceSnapshot.push(claim)
+      return entry
     })
 
   /**
-   * Takes a snapshot once one is due and the world can be taken (no delivery under way), between
-   * two calls: under the lock, after a call has run to the end, so the world and the records it
-   * holds are those of the journal up to that call's entry.
+   * Takes a snapshot once one is due and the world can be taken, before a call: under the lock, so
+   * the world and the records it holds are those of the journal up to the last entry. Not while a
+   * delivery is under way (`takeWorldSnapshot`), nor while a call journaled since the last snapshot
+   * has its `Idempotency-Key` claim still unanswered (its response is stored once the request ends,
+   * after the lock): the snapshot drops the journal before it, and a restart settles such a claim
+   * only from an entry it replays (ClaimSettlement). It is tried again before the next call.
    */
-  const snapshotIfDue = Effect.suspend(() => {
-    if (restoring.mode() !== "live") return Effect.void
-    if (sim.now - snapshotAt < SNAPSHOT_AFTER_MS && entriesSinceSnapshot < SNAPSHOT_AFTER_ENTRIES) return Effect.void
-    return Effect.flatMap(
-      Effect.provideContext(takeWorldSnapshot, world),
-      (taken) =>
-        taken === undefined ? Effect.void : Effect.map(snapshots.save(journalSeq, sim.now, taken), () => {
-          snapshotAt = sim.now
-          entriesSinceSnapshot = 0
-        })
-    )
+  const snapshotIfDue = Effect.gen(function*() {
+    if (restoring.mode() !== "live") return
+    if (sim.now - snapshotAt < SNAPSHOT_AFTER_MS && entriesSinceSnapshot < SNAPSHOT_AFTER_ENTRIES) return
+    if (claimsSinceSnapshot.length > 0) {
+      const unanswered = new Set((yield* claims.list).map(claimIdentity))
+      if (claimsSinceSnapshot.some((claim) => unanswered.has(claimIdentity(claim)))) return
+    }
+    const taken = yield* Effect.provideContext(takeWorldSnapshot, world)
+    if (taken === undefined) return
+    yield* snapshots.save(journalSeq, sim.now, taken)
+    snapshotAt = sim.now
+    entriesSinceSnapshot = 0
+    claimsSinceSnapshot = []
   })
 
   /**
@@ -102,7 +126,7 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
    * (a client hanging up must not leave a journaled call half done, which the replay would finish).
    */
   const journaled = <A, E>(op: string, args: unknown, run: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(append(op, args), Effect.tap(run, () => snapshotIfDue))))
+    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(snapshotIfDue, Effect.andThen(append(op, args), run))))
 
   /** One journaled call, on the world's own services (the replay). */
   const apply = (op: string, a: any): Effect.Effect<unknown, unknown> => {
@@ -147,17 +171,20 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
 
   const restore = Effect.gen(function*() {
     const entries = restoring.entries
+    // Read before anything is served: every claim without a response was cut short by the crash.
+    const settlement = makeClaimSettlement(yield* claims.list, idempotency)
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!
       // The last call may have been cut short: its writes reach the database too.
       if (i === entries.length - 1) restoring.setMode("tee")
       yield* control.advanceTo(entry.at)
       // A call that failed the first time fails the same way now, and changes nothing either time.
-      yield* Effect.result(apply(entry.op, entry.args))
+      settlement.record(entry, yield* Effect.exit(apply(entry.op, entry.args)), sim.now)
       // Lets the deliveries the call started make their attempts while the replay is on.
       yield* Effect.yieldNow
     }
     restoring.setMode("live")
+    yield* settlement.settle
     yield* Deferred.succeed(restoring.done, undefined)
   })
 
@@ -206,10 +233,9 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
           if (!(targetMs > sim.now && wall - appendedAt >= DRIVER_JOURNAL_INTERVAL_MS)) {
             return yield* control.advanceTo(targetMs)
           }
-          yield* append("control.advanceTo", { targetMs })
-          const advanced = yield* control.advanceTo(targetMs)
           yield* snapshotIfDue
-          return advanced
+          yield* append("control.advanceTo", { targetMs })
+          return yield* control.advanceTo(targetMs)
         }))),
       setPrice: (token, priceUsd) =>
         journaled("control.setPrice", { token, priceUsd }, control.setPrice(token, priceUsd)),

@@ -29,7 +29,7 @@ import {
   type SimulatorRepositories,
   type WorldSnapshot
 } from "@swapdesk/simulator"
-import { Restoring, type SimulatorJournal, type SimulatorSnapshots } from "@swapdesk/store"
+import { Restoring, type SimulatorJournal, type SimulatorSnapshots, type UnansweredClaims } from "@swapdesk/store"
 import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
@@ -107,9 +107,10 @@ export interface SimulatorAppOptions<P extends RequestPath, E = never> extends S
   /**
    * With a durable store: its journal and the restore in progress (`layerRestoringRepositories`
    * over the same store as `repositories`). The world's calls are journaled, and the journal found
-   * at start is replayed before the app serves (docs/storage.md#what-a-restart-restores).
+   * at start is replayed before the app serves, and the `Idempotency-Key` claims left without a
+   * response are answered or released (docs/storage.md#what-a-restart-restores).
    */
-  readonly durable?: Layer.Layer<SimulatorJournal | SimulatorSnapshots | Restoring> | undefined
+  readonly durable?: Layer.Layer<SimulatorJournal | SimulatorSnapshots | Restoring | UnansweredClaims> | undefined
 }
 
 /** Replays the journal found at start, when there is one. */

@@ -41,13 +41,14 @@ import {
 import {
   AccountWritesSql,
   acquireSimulatorLock,
-  layerCachedRepositories,
+  layerCachedRepositoriesWith,
   layerRestoringRepositories,
   layerSqlRepositories,
   type Restoring,
   SimulatorJournal,
   SimulatorSnapshots,
-  SqlStore
+  SqlStore,
+  UnansweredClaims
 } from "@swapdesk/store"
 import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
 import { HttpServer } from "effect/http"
@@ -146,7 +147,7 @@ const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "
 
 /** Where the records are kept, and (with a database) its journal and the restore from it. */
 type Store = Layer.Layer<
-  Layer.Success<SimulatorRepositories> | SimulatorJournal | SimulatorSnapshots | Restoring,
+  Layer.Success<SimulatorRepositories> | SimulatorJournal | SimulatorSnapshots | Restoring | UnansweredClaims,
   StartupFailure
 >
 
@@ -182,8 +183,10 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
     ))
     // The lock is held before the journal is read. Keys, accounts and ended trades are read through
     // the store's caches, and the Free plan's alert limit is held in the database as for any client.
-    const live = layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories))
-    return Layer.merge(layerRestoringRepositories(live), AccountWritesSql).pipe(
+    // Holding the lock, this process is the only writer of the records (every write of its own goes
+    // through these caches), so they need no revision check (docs/storage.md#caches).
+    const live = layerCachedRepositoriesWith({ soleWriter: true }).pipe(Layer.provide(layerSqlRepositories))
+    return Layer.mergeAll(layerRestoringRepositories(live), AccountWritesSql, UnansweredClaims.layerSql).pipe(
       Layer.provideMerge(Layer.merge(SimulatorJournal.layerSql, SimulatorSnapshots.layerSql)),
       Layer.provide(lock),
       Layer.provide(client)

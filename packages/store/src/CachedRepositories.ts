@@ -13,6 +13,13 @@
  * A read that was under way when the cache was cleared or written does not fill it: its answer may
  * predate the change. Each cache keeps at most {@link CACHE_ENTRIES} records, forgetting the
  * longest-held first. Misses (an unknown key) are never kept.
+ *
+ * **Sole writer.** A process that is the only writer of these records (the simulator server, which
+ * holds the database's simulator lock: SimulatorLock) knows every change already, as each goes
+ * through these ports: with `soleWriter` the caches never ask the revision, which saves a read (a
+ * round trip on PostgreSQL) per request, and they also keep each account's trade history once read
+ * (the portfolio's), following the trades it writes. A change committed behind such a process's back is then
+ * not seen until it restarts (docs/storage.md#caches).
  */
 import {
   AccountRepository,
@@ -32,6 +39,9 @@ import { StoreRevision } from "./StoreRevision.ts"
 /** How many records each cache keeps at most. */
 export const CACHE_ENTRIES = 10_000
 
+/** How many trades a sole writer's cached trade histories hold at most, all accounts together. */
+export const HISTORY_RECORDS = 100_000
+
 /** A bounded map that forgets its oldest entry when full. */
 const remember = <K, V>(map: Map<K, V>, key: K, value: V) => {
   if (!map.has(key) && map.size >= CACHE_ENTRIES) map.delete(map.keys().next().value!)
@@ -49,12 +59,24 @@ export type StoreRepositories =
   | WebhookDeliveryRepository
   | IdempotencyStore
 
+/** How the caches learn of changes made elsewhere. */
+export interface CacheOptions {
+  /**
+   * This process is the only writer of keys and accounts (no other process, client or operator
+   * changes them while it runs): the caches then skip the per-request revision check. Only for a
+   * process holding the simulator lock; false by default.
+   */
+  readonly soleWriter: boolean
+}
+
 /**
  * The repositories in context, with keys, accounts and trades read through caches that the
- * {@link StoreRevision} keeps true to the database.
+ * {@link StoreRevision} keeps true to the database (or, for a sole writer, its own writes alone).
  */
-export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, StoreRepositories | StoreRevision> = Layer
-  .effectContext(Effect.gen(function*() {
+export const layerCachedRepositoriesWith = (
+  options: CacheOptions
+): Layer.Layer<StoreRepositories, never, StoreRepositories | StoreRevision> =>
+  Layer.effectContext(Effect.gen(function*() {
     const revision = yield* StoreRevision
     const keys = yield* ApiKeyRepository
     const accounts = yield* AccountRepository
@@ -71,7 +93,7 @@ export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, Stor
     let generation = 0
 
     // Clears keys and accounts when another connection committed a change since the last lookup.
-    const checked = Effect.map(revision.current, (current) => {
+    const checked = options.soleWriter ? Effect.sync(() => generation) : Effect.map(revision.current, (current) => {
       if (current !== seen) {
         seen = current
         generation++
@@ -153,8 +175,60 @@ export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, Stor
       if (Option.isSome(found) && isTerminal(found.value.stage)) remember(terminalTrades, found.value.id, found.value)
       return found
     }
+    // A sole writer's trade histories (what the portfolio reads on every request): each account's
+    // trades oldest first, kept once read and followed by every trade write of this process, which
+    // is every trade write there is. A list is replaced on a write, never changed, so a reader
+    // going through one is not disturbed. At most HISTORY_RECORDS trades in all, the
+    // longest-held accounts forgotten first.
+    const histories = new Map<string, ReadonlyArray<TradeRecord>>()
+    let historyRecords = 0
+    // Moves on at every trade write: a history read begun before it must not be kept.
+    let tradeWrites = 0
+    const keepHistory = (accountId: string, list: ReadonlyArray<TradeRecord>) => {
+      historyRecords -= histories.get(accountId)?.length ?? 0
+      histories.delete(accountId)
+      if (list.length > HISTORY_RECORDS) return
+      histories.set(accountId, list)
+      historyRecords += list.length
+      while (historyRecords > HISTORY_RECORDS) {
+        const [oldest, dropped] = histories.entries().next().value!
+        histories.delete(oldest)
+        historyRecords -= dropped.length
+      }
+    }
+    const followWrite = (trade: TradeRecord) => {
+      tradeWrites++
+      const list = histories.get(trade.accountId)
+      if (list === undefined) return
+      const others = list.filter((t) => t.id !== trade.id)
+      // The database's order: creation time, then id.
+      const at = others.findIndex((t) =>
+        t.createdAt > trade.createdAt || (t.createdAt === trade.createdAt && t.id > trade.id)
+      )
+      keepHistory(
+        trade.accountId,
+        at === -1 ? [...others, trade] : [...others.slice(0, at), trade, ...others.slice(at)]
+      )
+    }
+    const soleWriterTrades: Partial<TradeRepository["Service"]> = options.soleWriter
+      ? {
+        insert: (trade) => Effect.map(trades.insert(trade), () => followWrite(trade)),
+        history: (accountId) =>
+          Effect.suspend(() => {
+            const cached = histories.get(accountId)
+            if (cached !== undefined) return Effect.succeed(cached)
+            const before = tradeWrites
+            return Effect.map(trades.history(accountId), (list) => {
+              if (tradeWrites === before) keepHistory(accountId, list)
+              return list
+            })
+          })
+      }
+      : {}
+
     const cachedTrades = TradeRepository.of({
       ...trades,
+      ...soleWriterTrades,
       get: (accountId, id) => {
         const cached = terminalTrades.get(id)
         if (cached !== undefined) {
@@ -167,7 +241,14 @@ export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, Stor
         return cached !== undefined ? Effect.succeed(Option.some(cached)) : Effect.map(trades.getById(id), keepIfFinal)
       },
       // A final trade is never written again; should one be, the cache follows the write.
-      update: (trade) => Effect.andThen(trades.update(trade), Effect.sync(() => void terminalTrades.delete(trade.id)))
+      update: (trade) =>
+        Effect.andThen(
+          trades.update(trade),
+          Effect.sync(() => {
+            terminalTrades.delete(trade.id)
+            if (options.soleWriter) followWrite(trade)
+          })
+        )
     })
 
     return Context.make(ApiKeyRepository, cachedKeys).pipe(
@@ -180,3 +261,6 @@ export const layerCachedRepositories: Layer.Layer<StoreRepositories, never, Stor
       Context.add(IdempotencyStore, yield* IdempotencyStore)
     )
   }))
+
+/** {@link layerCachedRepositoriesWith} for any number of processes: every lookup checks the revision. */
+export const layerCachedRepositories = layerCachedRepositoriesWith({ soleWriter: false })

@@ -8,7 +8,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { AccountWritesSql } from "./AccountWritesSql.ts"
-import { layerCachedRepositories } from "./CachedRepositories.ts"
+import { type CacheOptions, layerCachedRepositoriesWith } from "./CachedRepositories.ts"
 import { migrate } from "./Migrations.ts"
 import * as SqliteClient from "./SqliteClient.ts"
 import { layerSqlRepositories } from "./SqlRepositories.ts"
@@ -59,12 +59,15 @@ export const layerPlainClient = (location: StoreLocation): Layer.Layer<SqlClient
 
 /**
  * Every repository port of core on the client in context, keys, accounts and final trades read
- * through caches (CachedRepositories), and `AccountWrites` holding an account in a transaction.
+ * through caches (CachedRepositories; `soleWriter` only for a process no other writes beside), and
+ * `AccountWrites` holding an account in a transaction.
  */
-export const layerRepositories = Layer.merge(
-  layerCachedRepositories.pipe(Layer.provide(layerSqlRepositories)),
-  AccountWritesSql
-)
+export const layerRepositoriesWith = (options: CacheOptions) =>
+  Layer.merge(layerCachedRepositoriesWith(options).pipe(Layer.provide(layerSqlRepositories)), AccountWritesSql)
 
-/** Every repository port of core, kept at `location`. */
-export const layer = (location: StoreLocation) => layerRepositories.pipe(Layer.provideMerge(layerClient(location)))
+/** {@link layerRepositoriesWith} for any number of processes sharing the database. */
+export const layerRepositories = layerRepositoriesWith({ soleWriter: false })
+
+/** Every repository port of core, kept at `location` (by default shared with other processes). */
+export const layer = (location: StoreLocation, options: CacheOptions = { soleWriter: false }) =>
+  layerRepositoriesWith(options).pipe(Layer.provideMerge(layerClient(location)))

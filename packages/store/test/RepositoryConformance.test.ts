@@ -2,7 +2,10 @@
 // the same tests run against the three (SQLite on a temporary file, PostgreSQL on the database in
 // SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides, a fresh schema per test), and on the two SQL stores the idempotency and
 // revocation invariants hold across two clients with their own connections, and the caches in front
-// of keys, accounts and final trades read again what another client changed, even by plain SQL.
+// of keys, accounts and final trades read again what another client changed, even by plain SQL. The
+// SQL stores run the suite a second time as a sole writer (the simulator server's mode): every
+// single-client test passes alike, its own writes are seen at once, and (by design) a change made
+// behind its back is not.
 import {
   AccountRepository,
   AlertIndex,
@@ -62,6 +65,8 @@ const schemas: Array<string> = []
 interface Store {
   readonly name: string
   readonly sql: boolean
+  /** The caches skip the revision check: only this client writes (CachedRepositories). */
+  readonly soleWriter?: boolean
   /** A fresh, empty store (the same database for `client`). */
   readonly fresh: () => Promise<string>
   readonly layer: (location: string) => Layer.Layer<Repositories>
@@ -74,8 +79,10 @@ const service = <I, S>(tag: Context.Key<I, S>): Effect.Effect<S, never, I> =>
   })
 
 const sqlLayer = (location: string) => Layer.orDie(SqlStore.layer(SqlStore.parseDatabaseUrl(location)))
+const soleWriterLayer = (location: string) =>
+  Layer.orDie(SqlStore.layer(SqlStore.parseDatabaseUrl(location), { soleWriter: true }))
 
-const stores: ReadonlyArray<Store & { readonly skip?: string }> = [
+const sharedStores: ReadonlyArray<Store & { readonly skip?: string }> = [
   { name: "memory", sql: false, fresh: async () => "", layer: () => layerMemoryRepositories },
   {
     name: "sqlite",
@@ -112,6 +119,16 @@ const stores: ReadonlyArray<Store & { readonly skip?: string }> = [
     },
     layer: sqlLayer
   }
+]
+
+const stores: ReadonlyArray<Store & { readonly skip?: string }> = [
+  ...sharedStores,
+  ...sharedStores.filter((store) => store.sql).map((store) => ({
+    ...store,
+    name: `${store.name} (sole writer)`,
+    soleWriter: true,
+    layer: soleWriterLayer
+  }))
 ]
 
 const trade = (
@@ -251,6 +268,8 @@ const delivery = (id: string, createdAt: number): WebhookDeliveryRecord => ({
   nextAttemptAt: null
 })
 
+const idsAndStages = (list: ReadonlyArray<TradeRecord>) => list.map((t) => `${t.id}:${t.stage}`)
+
 for (const store of stores) {
   describe.skipIf(store.skip !== undefined)(
     `${store.name} store${store.skip ? ` (skipped: ${store.skip})` : ""}`,
@@ -347,6 +366,33 @@ for (const store of stores) {
         expect(result.none.total).toBe(0)
         expect(result.window.items.map((t) => t.id)).toEqual(["trd_c", "trd_b"])
         expect(result.history.map((t) => t.id)).toEqual(["trd_a", "trd_b", "trd_c"])
+      })
+
+      it("keeps an account's trade history in order through the writes after it was read", async () => {
+        const [read, written] = await run(Effect.gen(function*() {
+          const repo = yield* TradeRepository
+          yield* repo.insert(trade("trd_m", "acc_1", 2000))
+          yield* repo.insert(trade("trd_n", "acc_2", 1000))
+          const first = yield* repo.history("acc_1")
+          // Later, earlier and tied creation times, and a change of stage, after the first read.
+          yield* repo.insert(trade("trd_z", "acc_1", 3000))
+          yield* repo.insert(trade("trd_e", "acc_1", 500))
+          yield* repo.insert(trade("trd_a", "acc_1", 2000))
+          yield* repo.update(trade("trd_m", "acc_1", 2000, { stage: "confirmed", amountOut: 5n }))
+          return [first, yield* repo.history("acc_1")] as const
+        }))
+        expect(idsAndStages(read)).toEqual(["trd_m:awaiting_approval"])
+        expect(idsAndStages(written)).toEqual([
+          "trd_e:awaiting_approval",
+          "trd_a:awaiting_approval",
+          "trd_m:confirmed",
+          "trd_z:awaiting_approval"
+        ])
+        // What a SQL store holds, read afresh, is the same.
+        if (store.sql) {
+          const stored = await run(Effect.flatMap(service(TradeRepository), (r) => r.history("acc_1")))
+          expect(idsAndStages(stored)).toEqual(idsAndStages(written))
+        }
       })
 
       it("keeps orders, lists the open ones and filters the account's list", async () => {
@@ -496,7 +542,10 @@ for (const store of stores) {
         }
       )
 
-      it.runIf(store.sql)("sees a revocation committed by another client on the next lookup", async () => {
+      // A sole writer is, by definition, alone: the tests of changes by another client are not its.
+      const shared = store.sql && store.soleWriter !== true
+
+      it.runIf(shared)("sees a revocation committed by another client on the next lookup", async () => {
         const one = ManagedRuntime.make(store.layer(location))
         const two = ManagedRuntime.make(store.layer(location))
         try {
@@ -538,7 +587,7 @@ for (const store of stores) {
         }
       })
 
-      it.runIf(store.sql)(
+      it.runIf(shared)(
         "never lets a Free account hold more than 5 alerts when two processes create them at once",
         async () => {
           // Two processes (alertRacer.ts), each with its own Alerts, lock and connections, 8 creations
@@ -558,7 +607,7 @@ for (const store of stores) {
         30_000
       )
 
-      it.runIf(store.sql)(
+      it.runIf(shared)(
         "reads a cached key and account again once another client changed them, even by plain SQL",
         async () => {
           const one = ManagedRuntime.make(store.layer(location))
@@ -608,7 +657,64 @@ for (const store of stores) {
         }
       )
 
-      it.runIf(store.sql)(
+      it.runIf(store.soleWriter === true)(
+        "as the sole writer, sees its own changes at once and, as documented, not one made behind its back",
+        async () => {
+          const runtime = ManagedRuntime.make(store.layer(location))
+          const plainSql = (effect: Effect.Effect<unknown, unknown, SqlClient.SqlClient>) =>
+            Effect.runPromise(
+              effect.pipe(Effect.provide(SqlStore.layerClient(SqlStore.parseDatabaseUrl(location))), Effect.orDie)
+            )
+          const free = {
+            id: "acc_1",
+            plan: "free",
+            notifications: { email: null, telegram: null, push: null }
+          } as const
+          const principal = (on: typeof runtime) =>
+            on.runPromise(Effect.all([
+              Effect.flatMap(service(ApiKeyRepository), (r) => r.findByHash("hash-key_1")),
+              Effect.flatMap(service(AccountRepository), (r) => r.get("acc_1"))
+            ]))
+          try {
+            await runtime.runPromise(Effect.gen(function*() {
+              yield* (yield* AccountRepository).save(free)
+              yield* (yield* ApiKeyRepository).insert(key("key_1", "acc_1", 1))
+            }))
+            await principal(runtime)
+            // Its own writes replace what the caches hold.
+            await runtime.runPromise(Effect.gen(function*() {
+              yield* (yield* ApiKeyRepository).update(key("key_1", "acc_1", 1, { revokedAt: 9 }))
+              yield* (yield* AccountRepository).save({ ...free, plan: "pro" })
+            }))
+            const [revoked, upgraded] = await principal(runtime)
+            expect(Option.getOrThrow(revoked).revokedAt).toBe(9)
+            expect(Option.getOrThrow(upgraded).plan).toBe("pro")
+            // Another client's change is not looked for: what the caches hold stands until a restart.
+            await plainSql(Effect.gen(function*() {
+              const sql = yield* SqlClient.SqlClient
+              yield* sql`UPDATE swapdesk_api_keys SET revoked_at = NULL, doc = ${
+                JSON.stringify(key("key_1", "acc_1", 1))
+              } WHERE id = 'key_1'`
+              yield* sql`UPDATE swapdesk_accounts SET doc = ${JSON.stringify(free)} WHERE id = 'acc_1'`
+            }))
+            const [stillRevoked, stillPro] = await principal(runtime)
+            expect(Option.getOrThrow(stillRevoked).revokedAt).toBe(9)
+            expect(Option.getOrThrow(stillPro).plan).toBe("pro")
+          } finally {
+            await runtime.dispose()
+          }
+          const restarted = ManagedRuntime.make(store.layer(location))
+          try {
+            const [key1, account] = await principal(restarted)
+            expect(Option.getOrThrow(key1).revokedAt).toBeNull()
+            expect(Option.getOrThrow(account).plan).toBe("free")
+          } finally {
+            await restarted.dispose()
+          }
+        }
+      )
+
+      it.runIf(shared)(
         "answers concurrent lookups from one revision read, and none passes after a revocation",
         async () => {
           const one = ManagedRuntime.make(store.layer(location))
