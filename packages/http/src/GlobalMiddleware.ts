@@ -45,7 +45,7 @@ import { createHash, randomUUID } from "node:crypto"
 import { errorBody } from "./api/ApiErrors.ts"
 import { KeyAuthenticator } from "./Authentication.ts"
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, CorsOrigins } from "./Cors.ts"
-import { addRateLimitHeaders } from "./ResponseStamp.ts"
+import { addRateLimitHeaders, withHeaders } from "./ResponseStamp.ts"
 
 /** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
 const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
@@ -386,7 +386,7 @@ export const GlobalMiddleware = (
           }
           headers.vary = "Origin"
         }
-        return HttpServerResponse.setHeaders(response, headers)
+        return withHeaders(response, headers)
       }
 
       // The composition, outermost first. A request without a body and outside the documents goes
