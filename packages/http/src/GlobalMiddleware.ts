@@ -83,7 +83,11 @@ export const routeTable = (api: RouteSource, extra: ReadonlyArray<{ method: stri
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"])
 
-const pathOf = (url: string): string => url.split("?")[0]!
+/** The path of a request target: up to its query. By `indexOf`, not `split`, which builds an array on every keyed request. */
+const pathOf = (url: string): string => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
 
 /** Whether `url` names `path`, as the router matches it (trailing slashes forgiven). */
 const isPath = (url: string, path: string): boolean => url.startsWith(path) && pathOf(url).replace(/\/+$/, "") === path
