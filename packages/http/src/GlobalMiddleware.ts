@@ -83,7 +83,7 @@ export const routeTable = (api: RouteSource, extra: ReadonlyArray<{ method: stri
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"])
 
-/** The path of a request target: up to its query. By `indexOf`, not `split`, which builds an array on every keyed request. */
+/** The path of a request target, up to its query: by `indexOf`, as `split` builds an array on every call. */
 const pathOf = (url: string): string => {
   const query = url.indexOf("?")
   return query === -1 ? url : url.slice(0, query)

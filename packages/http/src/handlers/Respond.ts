@@ -82,7 +82,9 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
     const rendered = new WeakMap<A, Rendered>()
     const responseOf = (data: A, ms: number): HttpServerResponse.HttpServerResponse => {
       let entry = rendered.get(data)
-      if (entry === undefined) rendered.set(data, entry = { json: JSON.stringify(view(data)), ms: 0, response: undefined })
+      if (entry === undefined) {
+        rendered.set(data, entry = { json: JSON.stringify(view(data)), ms: 0, response: undefined })
+      }
       if (entry.response !== undefined && entry.ms === ms) return entry.response
       const response = HttpServerResponse.text(successEnvelopeJson(entry.json, toIso(ms)), {
         contentType: "application/json"
