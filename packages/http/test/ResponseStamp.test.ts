@@ -56,9 +56,9 @@ describe("withHeaders", () => {
   })
 })
 
-describe("the rate limiter's figures", () => {
-  const request = () => HttpServerRequest.fromWeb(new Request("http://swapdesk.test/v1/health"))
+const request = () => HttpServerRequest.fromWeb(new Request("http://swapdesk.test/v1/health"))
 
+describe("the rate limiter's figures", () => {
   it("add nothing to a request the limiter did not count", () => {
     const headers: Record<string, string> = {}
     addRateLimitHeaders(request(), headers)
