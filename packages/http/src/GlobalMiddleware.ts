@@ -14,9 +14,10 @@
  * - `checkDocumentKey`: the public documents (OpenAPI, Swagger UI) refuse a present but invalid key;
  * - `answerFailure`: whatever no endpoint answered (no route, a body over the limit, a client gone,
  *   a defect) gets its envelope, and a defect is logged under the request id;
- * - `stamp`: every response carries its `X-Request-Id` and the security headers (`no-store` when
+ * - `finish`: every response carries its `X-Request-Id` and the security headers (`no-store` when
  *   the request carried a key; a `Content-Security-Policy` on Swagger UI), a 401 its
- *   `WWW-Authenticate` challenge, and a response to an allowed origin its CORS headers.
+ *   `WWW-Authenticate` challenge, a rate-limited caller's response the `RateLimit-*` headers, and a
+ *   response to an allowed origin its CORS headers, all set in one step.
  *
  * Every step is on every request's path, so the steps are plain functions of the request, composed
  * in one expression, rather than router middlewares of their own, each of which would wrap every
@@ -44,6 +45,7 @@ import { createHash, randomUUID } from "node:crypto"
 import { errorBody } from "./api/ApiErrors.ts"
 import { KeyAuthenticator } from "./Authentication.ts"
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, CorsOrigins } from "./Cors.ts"
+import { addRateLimitHeaders, withHeaders } from "./ResponseStamp.ts"
 
 /** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
 const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
@@ -81,7 +83,11 @@ export const routeTable = (api: RouteSource, extra: ReadonlyArray<{ method: stri
 
 const methodsWithBody = new Set(["POST", "PUT", "PATCH"])
 
-const pathOf = (url: string): string => url.split("?")[0]!
+/** The path of a request target, up to its query: by `indexOf`, as `split` builds an array on every call. */
+const pathOf = (url: string): string => {
+  const query = url.indexOf("?")
+  return query === -1 ? url : url.slice(0, query)
+}
 
 /** Whether `url` names `path`, as the router matches it (trailing slashes forgiven). */
 const isPath = (url: string, path: string): boolean => url.startsWith(path) && pathOf(url).replace(/\/+$/, "") === path
@@ -161,39 +167,6 @@ const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
     return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
       (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
   })
-
-/**
- * What every response carries: its request id, the security headers (docs/reference/http-api.md,
- * "Security headers and CORS"), `no-store` when the request carried a key, and on a 401 the
- * challenge. One object literal per case, set in one step: each `setHeader` copies the headers.
- */
-const stamp = (response: HttpServerResponse.HttpServerResponse, requestId: string, keyed: boolean) =>
-  HttpServerResponse.setHeaders(
-    response,
-    response.status === 401
-      ? keyed
-        ? {
-          "x-request-id": requestId,
-          "x-content-type-options": "nosniff",
-          "referrer-policy": "no-referrer",
-          "cache-control": "no-store",
-          "www-authenticate": "Bearer"
-        }
-        : {
-          "x-request-id": requestId,
-          "x-content-type-options": "nosniff",
-          "referrer-policy": "no-referrer",
-          "www-authenticate": "Bearer"
-        }
-      : keyed
-      ? {
-        "x-request-id": requestId,
-        "x-content-type-options": "nosniff",
-        "referrer-policy": "no-referrer",
-        "cache-control": "no-store"
-      }
-      : { "x-request-id": requestId, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" }
-  )
 
 /**
  * Swagger UI's policy: its own inline script and stylesheet only (by their SHA-256), data: images,
@@ -381,38 +354,43 @@ export const GlobalMiddleware = (
         )
       }
 
-      let docsPolicy: Record<string, string> | undefined
-      /** Swagger UI's page: framed nowhere, running only its own inline assets. */
-      const protectDocs = (response: HttpServerResponse.HttpServerResponse) => {
-        docsPolicy ??= { "content-security-policy": docsPolicyOf(bodyText(response)), "x-frame-options": "DENY" }
-        return HttpServerResponse.setHeaders(response, docsPolicy)
-      }
+      let docsPolicy: string | undefined
+      const isCorsOn = corsOrigins.size > 0
 
-      /** A response to an allowed origin may be read by its page; `Vary` tells caches it depends on `Origin`. */
-      const corsHeaders = (
-        request: HttpServerRequest.HttpServerRequest,
-        response: HttpServerResponse.HttpServerResponse
-      ) => {
-        const origin = request.headers.origin
-        if (origin === undefined || !corsOrigins.has(origin.toLowerCase())) {
-          return HttpServerResponse.setHeader(response, "vary", "Origin")
-        }
-        return HttpServerResponse.setHeaders(response, {
-          "access-control-allow-origin": origin,
-          "access-control-expose-headers": CORS_EXPOSED_HEADERS,
-          vary: "Origin"
-        })
-      }
-
-      /** Every answer, stamped; the CORS headers only where origins are allowed. */
+      /**
+       * Every answer, stamped in one step (each header set on a response copies all of them): its
+       * request id and the security headers (docs/reference/http-api.md, "Security headers and
+       * CORS"), `no-store` when the request carried a key, the challenge on a 401, the rate limiter's
+       * figures (`ResponseStamp.ts`), Swagger UI's policy on its page, and where origins are allowed,
+       * `Vary: Origin` and, for an allowed origin, what its page may read.
+       */
       const finish = (
         request: HttpServerRequest.HttpServerRequest,
         requestId: string,
         response: HttpServerResponse.HttpServerResponse
       ) => {
-        let stamped = stamp(response, requestId, request.headers.authorization !== undefined)
-        if (response.status === 200 && isPath(request.url, docsPath)) stamped = protectDocs(stamped)
-        return corsOrigins.size === 0 ? stamped : corsHeaders(request, stamped)
+        const headers: Record<string, string> = {
+          "x-request-id": requestId,
+          "x-content-type-options": "nosniff",
+          "referrer-policy": "no-referrer"
+        }
+        if (request.headers.authorization !== undefined) headers["cache-control"] = "no-store"
+        if (response.status === 401) headers["www-authenticate"] = "Bearer"
+        addRateLimitHeaders(request, headers)
+        if (response.status === 200 && isPath(request.url, docsPath)) {
+          docsPolicy ??= docsPolicyOf(bodyText(response))
+          headers["content-security-policy"] = docsPolicy
+          headers["x-frame-options"] = "DENY"
+        }
+        if (isCorsOn) {
+          const origin = request.headers.origin
+          if (origin !== undefined && corsOrigins.has(origin.toLowerCase())) {
+            headers["access-control-allow-origin"] = origin
+            headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS
+          }
+          headers.vary = "Origin"
+        }
+        return withHeaders(response, headers)
       }
 
       // The composition, outermost first. A request without a body and outside the documents goes

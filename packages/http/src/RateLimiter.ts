@@ -12,7 +12,8 @@
  */
 import { type Plan, RateLimited, rateLimitsPerMinute } from "@swapdesk/core"
 import { Clock, Context, Effect, Layer } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
+import { HttpServerRequest } from "effect/http"
+import { recordRateLimit } from "./ResponseStamp.ts"
 
 export interface RateLimitSettings {
   readonly enabled: boolean
@@ -35,30 +36,6 @@ export const MAX_TRACKED_CALLERS = 100_000
 export type Caller = { readonly _tag: "Key"; readonly keyId: string; readonly plan: Plan } | {
   readonly _tag: "Address"
   readonly address: string
-}
-
-/**
- * The rate-limit headers on `response`, one `setHeader` each rather than one `setHeaders`, which
- * normalises a record first (docs/performance.md, round 3).
- */
-const withHeaders = (
-  response: HttpServerResponse.HttpServerResponse,
-  limit: number,
-  remaining: number,
-  resetSeconds: number,
-  over: boolean
-) => {
-  const reset = String(resetSeconds)
-  const limited = HttpServerResponse.setHeader(
-    HttpServerResponse.setHeader(
-      HttpServerResponse.setHeader(response, "ratelimit-limit", String(limit)),
-      "ratelimit-remaining",
-      String(remaining)
-    ),
-    "ratelimit-reset",
-    reset
-  )
-  return over ? HttpServerResponse.setHeader(limited, "retry-after", reset) : limited
 }
 
 const makeRateLimiter = Effect.gen(function*() {
@@ -90,10 +67,8 @@ const makeRateLimiter = Effect.gen(function*() {
         const resetSeconds = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000))
         const over = count > limit
         const remaining = Math.max(0, limit - count)
-        HttpEffect.appendPreResponseHandlerUnsafe(
-          fiber.context,
-          (_request, response) => Effect.succeed(withHeaders(response, limit, remaining, resetSeconds, over))
-        )
+        const request = Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)
+        if (request !== undefined) recordRateLimit(request, { limit, remaining, resetSeconds, over })
         return over ? refuse(new RateLimited({ retryAfterSeconds: resetSeconds })) : effect
       })
       : effect
@@ -104,7 +79,8 @@ const makeRateLimiter = Effect.gen(function*() {
 export class RateLimiter extends Context.Service<RateLimiter, {
   /**
    * Counts one request of `caller`, then runs `effect`; past the limit, `refuse` instead. The
-   * headers are added to whatever response the request ends with, success or error.
+   * figures are recorded on the request (`ResponseStamp.ts`), and the global middleware writes
+   * their headers on whatever response the request ends with, success or error.
    */
   readonly admitThen: <A, E, R, E2>(
     caller: Caller,

@@ -30,13 +30,16 @@ layer(testServer(), { excludeTestServices: true })("conventions", (it) => {
       assert.strictEqual(onError.headers["x-request-id"], "err-1")
     }))
 
-  it.effect("an unknown route is 404 NOT_FOUND in the error envelope", () =>
+  it.effect("an unknown route is 404 NOT_FOUND in the error envelope, under /v1 and outside it", () =>
     Effect.gen(function*() {
-      const reply = yield* call("GET", "/v1/nowhere")
-      assert.strictEqual(reply.status, 404)
-      assert.strictEqual(reply.body.success, false)
-      assert.strictEqual(reply.body.error.code, "NOT_FOUND")
-      assert.isTrue(isIso(reply.body.timestamp))
+      // The interface addresses its screens by the URL's hash: no path outside its files is its page.
+      for (const path of ["/v1/nowhere", "/v1/market-data/nowhere", "/nowhere", "/market", "/assets/missing.js"]) {
+        const reply = yield* call("GET", path)
+        assert.strictEqual(reply.status, 404, path)
+        assert.strictEqual(reply.body.success, false, path)
+        assert.strictEqual(reply.body.error.code, "NOT_FOUND", path)
+        assert.isTrue(isIso(reply.body.timestamp), path)
+      }
     }))
 
   it.effect("a known route with the wrong method is 405 METHOD_NOT_ALLOWED with Allow", () =>

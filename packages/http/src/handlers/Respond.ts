@@ -41,14 +41,22 @@ export interface Responder {
   /**
    * A responder like `respond` for a use case that answers the same object until its data changes
    * (market data between two ticks, a trade between two of its events), with a view that is a
-   * function of that object alone: each object's view is rendered to JSON once, and each response
-   * only wraps that JSON in the envelope. Made once per view, when the handlers are built.
+   * function of that object alone: each object's view is rendered to JSON once, and a response
+   * only wraps that JSON in the envelope; requests answered at the same market millisecond share
+   * one response. Made once per view, when the handlers are built.
    */
   readonly stableView: <A extends object, B>(
     view: (a: A) => B
   ) => <E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
+}
+
+/** An object's view rendered once (`stableView`), and the last response made of it, stamped at `ms`. */
+interface Rendered {
+  readonly json: string
+  ms: number
+  response: HttpServerResponse.HttpServerResponse | undefined
 }
 
 const enveloped = <A>(data: A, ms: number): Enveloped<A> => successEnvelope(data, toIso(ms))
@@ -68,20 +76,27 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
     status: SuccessStatus = 200
   ) => Effect.matchEffect(effect, { onFailure: apiError, onSuccess: (a) => ok(view(a), status) })
   const stableView = <A extends object, B>(view: (a: A) => B) => {
-    const rendered = new WeakMap<A, string>()
-    const renderedOnce = (data: A): string => {
-      let json = rendered.get(data)
-      if (json === undefined) rendered.set(data, json = JSON.stringify(view(data)))
-      return json
+    // Per object: its view's JSON, and the last response made of it with the time it was stamped.
+    // The market clock moves by the millisecond at most (not at all on a manual clock), so requests
+    // between two moves share one response; a response is never changed once made.
+    const rendered = new WeakMap<A, Rendered>()
+    const responseOf = (data: A, ms: number): HttpServerResponse.HttpServerResponse => {
+      let entry = rendered.get(data)
+      if (entry === undefined) {
+        rendered.set(data, entry = { json: JSON.stringify(view(data)), ms: 0, response: undefined })
+      }
+      if (entry.response !== undefined && entry.ms === ms) return entry.response
+      const response = HttpServerResponse.text(successEnvelopeJson(entry.json, toIso(ms)), {
+        contentType: "application/json"
+      })
+      entry.ms = ms
+      entry.response = response
+      return response
     }
     return <E extends DomainError, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.matchEffect(effect, {
         onFailure: apiError,
-        onSuccess: (data) =>
-          Effect.map(clock.now, (ms) =>
-            HttpServerResponse.text(successEnvelopeJson(renderedOnce(data), toIso(ms)), {
-              contentType: "application/json"
-            }))
+        onSuccess: (data) => Effect.map(clock.now, (ms) => responseOf(data, ms))
       })
   }
   return { envelope, ok, orApiError, respond, stableView }
