@@ -291,7 +291,7 @@ export class MarketEngine {
    * the snapshot's size (no history is generated, no second re-run). Driven by the same calls, it
    * answers exactly as the original would have. Throws an `Error` naming the difference when the
    * config is not the one the snapshot was taken with (another seed, start, history length, token
-   * list or candle file).
+   * list, calibration, FX rates or candle file).
    */
   static restore(config: MarketConfig, snapshot: MarketSnapshot): MarketEngine {
     return new MarketEngine(config, snapshot)
