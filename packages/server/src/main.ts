@@ -36,7 +36,8 @@ import {
   demoScenario,
   InvalidScenario,
   type ScenarioFile,
-  type SimulatorRepositories
+  type SimulatorRepositories,
+  SnapshotRefused
 } from "@swapdesk/simulator"
 import {
   AccountWritesSql,
@@ -310,7 +311,22 @@ const program = Effect.gen(function*() {
   // Inside the scope, so that requests are answered before the server's layers are released.
   yield* Effect.scoped(
     Effect.andThen(
-      Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server))),
+      Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server))).pipe(
+        // The stored world was simulated on another scenario: the operator's to fix, not a defect.
+        Effect.catchDefect((defect) =>
+          defect instanceof SnapshotRefused
+            ? Effect.fail(
+              new StartupFailure({
+                message:
+                  `DATABASE_URL ${
+                    redactUrl(databaseUrl)
+                  }: its snapshot was taken on another scenario (${defect.message}); ` +
+                  "start the server on the scenario it ran with, or on a new database"
+              })
+            )
+            : Effect.die(defect)
+        )
+      ),
       Effect.never.pipe(Effect.onInterrupt(() => Effect.promise(() => shutdown.drain())))
     )
   ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause))))

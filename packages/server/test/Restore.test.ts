@@ -10,7 +10,7 @@
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { crash, type Running, start, stop, workDir } from "./databaseServer.ts"
+import { crash, otherScenarioPath, refused, type Running, start, stop, workDir } from "./databaseServer.ts"
 import { keys } from "./harness.ts"
 import { eventually, httpReceiver, observe, ok, type RunState, runSteps, withPostgresSchemas } from "./restartRun.ts"
 
@@ -220,6 +220,20 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
     expect(snapshots).toBe(1)
     expect(firstEntry).toBeGreaterThan(10)
   }, 240_000)
+
+  it("on SQLite: a snapshot is not restored on another scenario: the server says so and exits 1", async () => {
+    const databaseUrl = `sqlite:${join(workDir, "other-scenario.db")}`
+    const server = await start(databaseUrl)
+    await dayPasses(server.baseUrl, {})
+    // The snapshot is taken before the next call.
+    await ok(server.baseUrl, "PUT", "/v1/sim/prices/SOL", { price: 150 })
+    await stop(server)
+    const { code, output } = await refused(databaseUrl, { SCENARIO: otherScenarioPath })
+    expect(code).toBe(1)
+    expect(output).toContain("its snapshot was taken on another scenario")
+    expect(output).toContain("seed 7, not the scenario's seed 99")
+    expect(output).not.toContain("    at ")
+  })
 
   it("on SQLite: a failed webhook delivery goes out after a kill -9, with its webhook-id", () =>
     deliveriesAcrossRestart(`sqlite:${join(workDir, "deliveries.db")}`))

@@ -12,6 +12,9 @@ const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 export const workDir = mkdtempSync(join(tmpdir(), "swapdesk-database-"))
 const scenarioPath = join(workDir, "scenario.json")
 writeFileSync(scenarioPath, JSON.stringify(testScenario))
+/** The test scenario with another seed: another world. */
+export const otherScenarioPath = join(workDir, "other-scenario.json")
+writeFileSync(otherScenarioPath, JSON.stringify({ ...testScenario, seed: 99 }))
 // A test that fails half-way leaves no server behind.
 const children = new Set<ChildProcess>()
 afterAll(() => {
@@ -52,8 +55,8 @@ export const start = (databaseUrl: string, env?: Record<string, string>): Promis
   })
 }
 
-export const refused = async (databaseUrl: string) => {
-  const spawned = spawnServer(databaseUrl)
+export const refused = async (databaseUrl: string, env?: Record<string, string>) => {
+  const spawned = spawnServer(databaseUrl, env)
   const code = await spawned.exited
   return { code, output: spawned.output() }
 }

@@ -196,6 +196,11 @@ const checkFingerprint = (snapshot: SimulationSnapshot, scenario: Fingerprint): 
   }
 }
 
+/** A snapshot that cannot be restored on the scenario given, with what differs. */
+export class SnapshotRefused extends Error {
+  override readonly name = "SnapshotRefused"
+}
+
 export class Simulation {
   readonly seed: string | number
   readonly mode: "manual" | "realtime"
@@ -282,11 +287,16 @@ export class Simulation {
    * A simulation that goes on exactly as the one `snapshot` was taken from: driven by the same
    * calls, it logs, answers and draws the same, byte for byte. `scenario` must be the scenario the
    * snapshot's simulation was built from (it holds what never changes: parameters, history files);
-   * one with another seed, start or wallets is refused with an Error, as is another snapshot
-   * version. Costs about the snapshot's size: no market step is run again.
+   * one with another seed, start or wallets is refused with a {@link SnapshotRefused}, as is another
+   * snapshot version or a market the scenario calibrates otherwise. Costs about the snapshot's size:
+   * no market step is run again.
    */
   static restore(scenario: ScenarioFile, snapshot: SimulationSnapshot, options: SimulationOptions = {}): Simulation {
-    return new Simulation(scenario, options, snapshot)
+    try {
+      return new Simulation(scenario, options, snapshot)
+    } catch (error) {
+      throw new SnapshotRefused(error instanceof Error ? error.message : String(error), { cause: error })
+    }
   }
 
   /**
