@@ -9,7 +9,7 @@ import { Decimal } from "decimal.js"
 import type { AlertRecord, AlertRule } from "../src/Alert.ts"
 import { AlertEngine, type ArmedAlert, exactDouble, priceAsNumber } from "../src/AlertEngine.ts"
 import { ThresholdBook, type ThresholdEntry } from "../src/ThresholdBook.ts"
-import { makeAlert, T0 } from "./fixtures.ts"
+import { alertRuleArb, makeAlert, T0 } from "./fixtures.ts"
 
 const tokens = ["SOL", "ETH"] as const
 const accounts = ["acct_a", "acct_b"] as const
@@ -17,17 +17,7 @@ const accounts = ["acct_a", "acct_b"] as const
 /** A small grid of values, so that thresholds equal to observed figures (the edge) come up often. */
 const grid = fc.constantFrom(1, 2, 3, 5, 8, 10, 10.5, 12, 20)
 
-const ruleArb: fc.Arbitrary<AlertRule> = fc.oneof(
-  fc.record({
-    type: fc.constant("price" as const),
-    token: fc.constantFrom(...tokens),
-    condition: fc.constantFrom("above" as const, "below" as const),
-    targetPrice: grid
-  }),
-  fc.record({ type: fc.constant("whale" as const), token: fc.constantFrom(...tokens), minValueUsd: grid }),
-  fc.record({ type: fc.constant("volume" as const), token: fc.constantFrom(...tokens), multiplier: grid }),
-  fc.record({ type: fc.constant("portfolio" as const), changePercent: grid })
-)
+const ruleArb = alertRuleArb(tokens, grid)
 
 type Step =
   | { readonly kind: "create"; readonly rule: AlertRule; readonly account: string }

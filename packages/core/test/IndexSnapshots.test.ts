@@ -9,15 +9,10 @@ import { assert, describe } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import type { AlertRule } from "../src/Alert.ts"
 import { AlertEngine, type ArmedAlert, exactDouble } from "../src/AlertEngine.ts"
-import type { Network } from "../src/Network.ts"
 import { OrderBook } from "../src/OrderBook.ts"
-import { makeAlert, T0 } from "./fixtures.ts"
+import { alertRuleArb, makeAlert, orderPairs, T0 } from "./fixtures.ts"
 
-const pairs = [
-  { network: "solana" as Network, tokenIn: "SOL", tokenOut: "USDC" },
-  { network: "solana" as Network, tokenIn: "USDC", tokenOut: "SOL" },
-  { network: "ethereum" as Network, tokenIn: "ETH", tokenOut: "USDC" }
-]
+const pairs = orderPairs
 
 type OrderStep =
   | { readonly _tag: "add"; readonly pair: number; readonly limitPrice: number; readonly expiresAt: number | null }
@@ -64,17 +59,7 @@ const driveBook = (book: OrderBook, steps: ReadonlyArray<OrderStep>, ids: { next
 const tokens = ["SOL", "ETH", "BONK"] as const
 const grid = fc.constantFrom(1, 2, 3, 5, 8)
 
-const ruleArb: fc.Arbitrary<AlertRule> = fc.oneof(
-  fc.record({
-    type: fc.constant("price" as const),
-    token: fc.constantFrom(...tokens),
-    condition: fc.constantFrom("above" as const, "below" as const),
-    targetPrice: grid
-  }),
-  fc.record({ type: fc.constant("whale" as const), token: fc.constantFrom(...tokens), minValueUsd: grid }),
-  fc.record({ type: fc.constant("volume" as const), token: fc.constantFrom(...tokens), multiplier: grid }),
-  fc.record({ type: fc.constant("portfolio" as const), changePercent: grid })
-)
+const ruleArb = alertRuleArb(tokens, grid)
 
 type AlertStep =
   | { readonly _tag: "arm"; readonly rule: AlertRule; readonly account: number; readonly armedAt: number }

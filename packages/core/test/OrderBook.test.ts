@@ -4,14 +4,10 @@
 // never a candidate; and due expiries come out earliest first, each once, only while the order is indexed.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
-import type { Network } from "../src/Network.ts"
 import { type IndexedOrder, OrderBook } from "../src/OrderBook.ts"
+import { orderPairs } from "./fixtures.ts"
 
-const pairs = [
-  { network: "solana" as Network, tokenIn: "SOL", tokenOut: "USDC" },
-  { network: "solana" as Network, tokenIn: "USDC", tokenOut: "SOL" },
-  { network: "ethereum" as Network, tokenIn: "ETH", tokenOut: "USDC" }
-]
+const pairs = orderPairs
 
 type Step =
   | { readonly _tag: "add"; readonly pair: number; readonly limitPrice: number; readonly expiresAt: number | null }

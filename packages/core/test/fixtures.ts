@@ -1,6 +1,8 @@
 // Records for the core's tests: one valid record of each kind, overridable field by field, so that a test states only
 // the fields it is about.
-import type { AlertRecord } from "../src/Alert.ts"
+import { fc } from "@fast-check/vitest"
+import type { AlertRecord, AlertRule } from "../src/Alert.ts"
+import type { Network } from "../src/Network.ts"
 import type { OrderRecord } from "../src/Order.ts"
 import type { TradeRecord } from "../src/Trade.ts"
 
@@ -64,3 +66,24 @@ export const makeOrder = (overrides: Partial<OrderRecord> = {}): OrderRecord => 
   closedAt: null,
   ...overrides
 })
+
+/** Alert rules of every type on `tokens`, their thresholds drawn from `grid`. */
+export const alertRuleArb = (tokens: ReadonlyArray<string>, grid: fc.Arbitrary<number>): fc.Arbitrary<AlertRule> =>
+  fc.oneof(
+    fc.record({
+      type: fc.constant("price" as const),
+      token: fc.constantFrom(...tokens),
+      condition: fc.constantFrom("above" as const, "below" as const),
+      targetPrice: grid
+    }),
+    fc.record({ type: fc.constant("whale" as const), token: fc.constantFrom(...tokens), minValueUsd: grid }),
+    fc.record({ type: fc.constant("volume" as const), token: fc.constantFrom(...tokens), multiplier: grid }),
+    fc.record({ type: fc.constant("portfolio" as const), changePercent: grid })
+  )
+
+/** Three pairs for the order book's tests: two directions of one pool, and another network's. */
+export const orderPairs = [
+  { network: "solana" as Network, tokenIn: "SOL", tokenOut: "USDC" },
+  { network: "solana" as Network, tokenIn: "USDC", tokenOut: "SOL" },
+  { network: "ethereum" as Network, tokenIn: "ETH", tokenOut: "USDC" }
+]
