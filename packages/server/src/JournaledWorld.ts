@@ -73,7 +73,8 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const world = yield* Effect.context<SimulationState | AlertIndex | OrderIndex>()
   const lock = yield* Semaphore.make(1)
   let appendedAt = Number.NEGATIVE_INFINITY
-  let journalSeq = 0
+  // The last entry whose call the world includes: a snapshot taken now covers the journal up to it.
+  let journalSeq = yield* journal.lastSeq
   // Since the last snapshot (or the start: a restored world is as fresh as its snapshot, give or
   // take the journal replayed after it).
   let snapshotAt = sim.now

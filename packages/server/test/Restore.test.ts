@@ -41,6 +41,18 @@ const stepsWithSnapshots = (): ReadonlyArray<Step> => {
   return steps
 }
 
+/**
+ * A restart whose journal holds a day (no snapshot before it), then a snapshot taken by the restarted
+ * server before its first call, covering the journal it replayed: the next restart goes on from it.
+ */
+const stepsAcrossADay = (): ReadonlyArray<Step> => {
+  const price = (price: number): Step => async (u) => void (await ok(u, "PUT", "/v1/sim/prices/SOL", { price }))
+  const trade: Step = async (u) =>
+    void (await ok(u, "POST", "/v1/trades", { tokenIn: "SOL", tokenOut: "USDC", amountIn: "0.5", network: "solana" }))
+  const minute: Step = async (u) => void (await ok(u, "POST", "/v1/sim/clock/advance", { ms: 60_000 }))
+  return [price(150), trade, trade, dayPasses, price(160), trade, trade, price(170), minute, trade, trade, price(150)]
+}
+
 /** The journal's first entry and the snapshots kept, in a stopped server's SQLite file. */
 const journalOf = (file: string) => {
   const db = new DatabaseSync(file, { readOnly: true })
@@ -220,6 +232,14 @@ describe.skipIf(otherPath)("restoring a simulation on restart", () => {
     expect(snapshots).toBe(1)
     expect(firstEntry).toBeGreaterThan(10)
   }, 240_000)
+
+  it("on SQLite: a snapshot taken after a restart covers the journal the restart replayed", async () => {
+    const file = join(workDir, "after-restart.db")
+    await sameLogAcrossRestarts(`sqlite:${join(workDir, "straight-day.db")}`, `sqlite:${file}`, stepsAcrossADay())
+    const { firstEntry, snapshots } = journalOf(file)
+    expect(snapshots).toBe(1)
+    expect(firstEntry).toBe(5)
+  }, 120_000)
 
   it("on SQLite: a snapshot is not restored on another scenario: the server says so and exits 1", async () => {
     const databaseUrl = `sqlite:${join(workDir, "other-scenario.db")}`

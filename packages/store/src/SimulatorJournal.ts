@@ -38,6 +38,8 @@ interface JournalRow {
 export class SimulatorJournal extends Context.Service<SimulatorJournal, {
   /** Every entry, oldest first. */
   readonly entries: Effect.Effect<ReadonlyArray<JournalEntry>>
+  /** The `seq` of the last entry appended, or covered by the latest snapshot (0 for none). */
+  readonly lastSeq: Effect.Effect<number>
   /** Appends the next entry; it is committed when this returns. */
   readonly append: (at: number, op: string, args: unknown) => Effect.Effect<JournalEntry>
   /** Every webhook delivery attempt that ended (not `pending`), for a restore to know what went out. */
@@ -52,10 +54,15 @@ export class SimulatorJournal extends Context.Service<SimulatorJournal, {
     SimulatorJournal,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const [last] = yield* Effect.orDie(sql<{ readonly seq: number | string | null }>`
-        SELECT MAX(seq) AS seq FROM swapdesk_journal`)
+      // A snapshot deletes the entries it covers: the numbering goes on after the higher of the last
+      // entry and the snapshot's (SimulatorSnapshots), never again from 1.
+      const [last] = yield* Effect.orDie(
+        sql<{ readonly journal: number | string | null; readonly snapshot: number | string | null }>`
+        SELECT (SELECT MAX(seq) FROM swapdesk_journal) AS journal,
+          (SELECT MAX(journal_seq) FROM swapdesk_snapshots) AS snapshot`
+      )
       // One simulator server per database (SimulatorLock), so this process numbers the entries.
-      let seq = Number(last?.seq ?? 0)
+      let seq = Math.max(Number(last?.journal ?? 0), Number(last?.snapshot ?? 0))
       return {
         entries: Effect.orDie(
           Effect.map(
@@ -69,6 +76,7 @@ export class SimulatorJournal extends Context.Service<SimulatorJournal, {
               }))
           )
         ),
+        lastSeq: Effect.sync(() => seq),
         append: (at, op, args) =>
           Effect.suspend(() => {
             const entry = { seq: seq + 1, at, op, args }
