@@ -44,7 +44,7 @@ import {
 } from "./EffectInternals.ts"
 import {
   type Decoder,
-  paramsTextOf,
+  paramsTextReader,
   type QueryInput,
   queryTextOf,
   rememberingQueries
@@ -113,12 +113,13 @@ const requestParts = (
     Context.getOrUndefined(annotations, slot) ?? fallback
   const parts: Array<RequestPart> = []
   if (endpoint.params !== undefined) {
+    const textOf = paramsTextReader()
     parts.push({
       name: "params",
       kind: "Params",
       read: (context): QueryInput => {
         const params = Context.getUnsafe(context, HttpRouter.RouteContext).params
-        return { text: paramsTextOf(params), params }
+        return { text: textOf(params), params }
       },
       decode: rememberingQueries(decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions)))
     })

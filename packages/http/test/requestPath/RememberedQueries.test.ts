@@ -7,7 +7,7 @@ import { assert, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import {
   type Decoder,
-  paramsTextOf,
+  paramsTextReader,
   REMEMBERED_QUERIES,
   REMEMBERED_QUERY_LENGTH,
   rememberingQueries
@@ -58,12 +58,15 @@ it.effect("never remembers a long text or a failure", () =>
     assert.strictEqual(runs.count, 6)
   }))
 
-it("keys path parameters by the value of the one parameter, and nothing else", () => {
-  assert.strictEqual(paramsTextOf({ id: "trd_1" }), "trd_1")
-  assert.strictEqual(paramsTextOf({ id: "" }), "")
-  assert.strictEqual(paramsTextOf({}), undefined)
-  assert.strictEqual(paramsTextOf({ id: undefined }), undefined)
-  assert.strictEqual(paramsTextOf({ a: "1", b: "2" }), undefined)
+it("keys path parameters by the value of the route's one parameter, and nothing else", () => {
+  const one = paramsTextReader()
+  assert.strictEqual(one({ id: "trd_1" }), "trd_1")
+  assert.strictEqual(one({ id: "" }), "")
+  assert.strictEqual(one({ id: undefined }), undefined)
+  const none = paramsTextReader()
+  assert.strictEqual(none({}), undefined)
+  const two = paramsTextReader()
+  assert.strictEqual(two({ a: "1", b: "2" }), undefined)
 })
 
 it.effect("remembers decoded path ids, each shared and frozen", () =>
@@ -74,7 +77,8 @@ it.effect("remembers decoded path ids, each shared and frozen", () =>
       runs.count++
       return decodeId(input)
     })
-    const idOf = (id: string) => ({ text: paramsTextOf({ id }), params: { id } })
+    const textOf = paramsTextReader()
+    const idOf = (id: string) => ({ text: textOf({ id }), params: { id } })
     const first = yield* remembering(idOf("trd_1"))
     const again = yield* remembering(idOf("trd_1"))
     const other = yield* remembering(idOf("trd_2"))
