@@ -6,8 +6,10 @@
  * counted by its address, so guessing keys is rate limited like any other anonymous traffic.
  */
 import {
+  type Account,
   AccountRepository,
   API_KEY_PATTERN,
+  type ApiKeyRecord,
   ApiKeyRepository,
   InsufficientScope,
   isUsable,
@@ -29,7 +31,7 @@ import {
   Principal,
   RequiredScope
 } from "./api/Security.ts"
-import { type Caller, RateLimiter } from "./RateLimiter.ts"
+import { addressCaller as callerOfAddress, type Caller, keyCaller as callerOfKey, RateLimiter } from "./RateLimiter.ts"
 
 /** A key's SHA-256 by one-shot `hash` rather than a `createHash` chain: it runs on every authenticated request. */
 export const hashSecret = (secret: string): string => hash("sha256", secret, "hex")
@@ -51,6 +53,21 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       const keys = yield* ApiKeyRepository
       const accounts = yield* AccountRepository
       const clock = yield* MarketClock
+      // Each key record's principal, with the account record it was built from. Records are replaced,
+      // never changed, when a key is revoked or an account's plan changes, so a principal is reused
+      // only while both records are the ones it was built from. It holds ids, a plan and scopes: no
+      // secret.
+      const principals = new WeakMap<
+        ApiKeyRecord,
+        { readonly account: Account; readonly principal: Principal["Service"] }
+      >()
+      const principalOf = (key: ApiKeyRecord, account: Account): Principal["Service"] => {
+        const known = principals.get(key)
+        if (known !== undefined && known.account === account) return known.principal
+        const principal = { accountId: account.id, keyId: key.id, plan: account.plan, scopes: key.scopes }
+        principals.set(key, { account, principal })
+        return principal
+      }
       // A chain rather than a generator: this runs on every request that carries a key.
       const authenticate = (secret: string): Effect.Effect<Principal["Service"], UnauthorizedKey> =>
         API_KEY_PATTERN.test(secret)
@@ -62,14 +79,8 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
                   ? refused("the API key is unknown, revoked or expired")
                   : Effect.flatMap(accounts.get(key.value.accountId), (account) => {
                     if (Option.isNone(account)) return refused("the API key's account is closed")
-                    const principal = {
-                      accountId: account.value.id,
-                      keyId: key.value.id,
-                      plan: account.value.plan,
-                      scopes: key.value.scopes
-                    }
                     keys.touch(key.value.id, at)
-                    return Effect.succeed(principal)
+                    return Effect.succeed(principalOf(key.value, account.value))
                   }))
           )
           : refused("the API key is malformed")
@@ -82,16 +93,20 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
   )
 }
 
-const keyCaller = (principal: Principal["Service"]): Caller => ({
-  _tag: "Key",
-  keyId: principal.keyId,
-  plan: principal.plan
-})
+// A principal lives as long as its key and account records (`KeyAuthenticator`), and its caller with it.
+const keyCallers = new WeakMap<Principal["Service"], Caller>()
 
-const addressCaller = (request: HttpServerRequest.HttpServerRequest): Caller => ({
-  _tag: "Address",
-  address: Option.getOrElse(request.remoteAddress, () => "unknown")
-})
+const keyCaller = (principal: Principal["Service"]): Caller => {
+  let caller = keyCallers.get(principal)
+  if (caller === undefined) {
+    caller = callerOfKey(principal.keyId, principal.plan)
+    keyCallers.set(principal, caller)
+  }
+  return caller
+}
+
+const addressCaller = (request: HttpServerRequest.HttpServerRequest): Caller =>
+  callerOfAddress(Option.getOrElse(request.remoteAddress, () => "unknown"))
 
 /** How the middlewares refuse a request: the API error of `error`, stamped with the market clock. */
 const makeRefusals = Effect.gen(function*() {
@@ -124,19 +139,21 @@ export const AuthenticationLive = Layer.effect(
     return (httpEffect, { endpoint, group }) => {
       const required = Context.get(endpoint.annotations, RequiredScope) ??
         Context.get(group.annotations, RequiredScope)
-      const scopeCheck = (principal: Principal["Service"]) =>
+      // The handler under the principal, or the scope's refusal: one step, not a check then the handler.
+      const scoped = (
+        principal: Principal["Service"]
+      ): Effect.Effect<
+        Effect.Success<typeof httpEffect>,
+        Effect.Error<typeof httpEffect> | Effect.Error<ReturnType<typeof refuse<InsufficientScope>>>
+      > =>
         required === undefined || principal.scopes.includes(required)
-          ? Effect.void
+          ? Effect.provideService(httpEffect, Principal, principal)
           : refuse(new InsufficientScope({ scope: required }))
       return Effect.withFiber((fiber) => {
         const header = requestOf(fiber).headers.authorization
         return Effect.flatMap(
           Effect.catch(header === undefined ? missingKey : keys.fromHeader(header), refuseKey),
-          (principal) =>
-            admitThen(
-              keyCaller(principal),
-              Effect.andThen(scopeCheck(principal), Effect.provideService(httpEffect, Principal, principal))
-            )
+          (principal) => admitThen(keyCaller(principal), scoped(principal))
         )
       })
     }

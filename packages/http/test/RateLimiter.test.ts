@@ -7,14 +7,14 @@ import { assert, it } from "@effect/vitest"
 import { RateLimited } from "@swapdesk/core"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { MAX_TRACKED_CALLERS, RateLimiter, RateLimits } from "../src/RateLimiter.ts"
+import { addressCaller, MAX_TRACKED_CALLERS, RateLimiter, RateLimits } from "../src/RateLimiter.ts"
 
 const settings = { enabled: true, perMinute: { free: 2, pro: 5, unauthenticated: 3 } }
 
 /** One request from `address`: whether it was admitted. */
 const request = (limiter: RateLimiter["Service"], address: string) =>
   limiter.admitThen(
-    { _tag: "Address", address },
+    addressCaller(address),
     Effect.succeed(true),
     (refused: RateLimited) => Effect.fail(refused)
   ).pipe(Effect.catchTag("RateLimited", () => Effect.succeed(false)))

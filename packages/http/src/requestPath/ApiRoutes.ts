@@ -12,8 +12,8 @@
  * middlewares to answer, the endpoint's middlewares applied in the same order. It skips what the
  * builder does per request and this server does not need: a generator, error reporting, encoding
  * errors through their schemas, and a copy of every service the handler group was built with into
- * the request's context. It also remembers what an endpoint's recent query texts decoded to
- * (`RememberedQueries.ts`).
+ * the request's context. It also remembers what an endpoint's recent query texts and path ids
+ * decoded to (`RememberedQueries.ts`).
  *
  * It reads the registry `HttpApiBuilder.group` leaves in context, which is internal to Effect
  * (`EffectInternals.ts` pins its shape, a canary test checks it). What it asks of handlers in
@@ -42,7 +42,13 @@ import {
   type RegisteredHandler,
   UNPARSEABLE_BODY
 } from "./EffectInternals.ts"
-import { type Decoder, type QueryInput, queryTextOf, rememberingQueries } from "./RememberedQueries.ts"
+import {
+  type Decoder,
+  paramsTextReader,
+  type QueryInput,
+  queryTextOf,
+  rememberingQueries
+} from "./RememberedQueries.ts"
 
 type Middleware = (
   effect: Effect.Effect<unknown, unknown>,
@@ -107,11 +113,15 @@ const requestParts = (
     Context.getOrUndefined(annotations, slot) ?? fallback
   const parts: Array<RequestPart> = []
   if (endpoint.params !== undefined) {
+    const textOf = paramsTextReader()
     parts.push({
       name: "params",
       kind: "Params",
-      read: (context) => Context.getUnsafe(context, HttpRouter.RouteContext).params,
-      decode: decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions))
+      read: (context): QueryInput => {
+        const params = Context.getUnsafe(context, HttpRouter.RouteContext).params
+        return { text: textOf(params), params }
+      },
+      decode: rememberingQueries(decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions)))
     })
   }
   if (endpoint.headers !== undefined) {

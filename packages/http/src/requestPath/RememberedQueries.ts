@@ -1,19 +1,20 @@
 /**
- * A query decoder that remembers what an endpoint's recent query texts decoded to, for the
+ * A decoder that remembers what an endpoint's recent query texts and path ids decoded to, for the
  * `ApiRoutes` request path: a query's text decodes to the same value every time (the query schemas
- * read nothing else), and clients polling a route send few distinct texts, so most requests skip
- * the schema. What it saves is in `docs/performance.md`.
+ * read nothing else), as does a path parameter's value, and clients polling a route send few
+ * distinct texts, so most requests skip the schema. What it saves is in `docs/performance.md`.
  *
- * The key is the text exactly as the router reads a query from the URL (`queryTextOf`): a text read
+ * A query's key is its text exactly as the router reads it from the URL (`queryTextOf`): a text read
  * any other way could be remembered for a query the router parsed from another part of the URL,
- * and answer it to every later request with that text.
+ * and answer it to every later request with that text. A path's key is its one parameter's value as
+ * the router decoded it (`paramsTextReader`): that value is the whole input the schema reads.
  */
 import { Effect, type Schema } from "effect"
 
 /** Decodes one request part. */
 export type Decoder = (input: unknown) => Effect.Effect<unknown, Schema.SchemaError>
 
-/** A query as the router parsed it, with its text as the request sent it. */
+/** A query (or path parameters) as the router parsed it, with the text that tells it from others. */
 export interface QueryInput {
   /** Undefined where the text cannot be told the way the router tells it: nothing is remembered then. */
   readonly text: string | undefined
@@ -37,9 +38,29 @@ export const queryTextOf = (url: string): string | undefined => {
   return mark === -1 ? "" : url.slice(mark + 1)
 }
 
-/** How many decoded queries an endpoint remembers. */
+/**
+ * The key reader of one endpoint's path parameters: the value of its one parameter. The router
+ * builds every request's parameters of a route with the same names (those of its one path), so the
+ * name is learnt on the first request and the value alone tells inputs apart; reading it by name
+ * costs less than walking the router's parameter object. Paths with no parameter or several are
+ * not remembered.
+ */
+export const paramsTextReader = (): (params: Readonly<Record<string, string | undefined>>) => string | undefined => {
+  let name: string | null | undefined
+  return (params) => {
+    if (name === undefined) {
+      const names = Object.keys(params)
+      name = names.length === 1 ? names[0]! : null
+    }
+    if (name === null) return undefined
+    const value = params[name]
+    return typeof value === "string" ? value : undefined
+  }
+}
+
+/** How many decoded queries (or path ids) an endpoint remembers. */
 export const REMEMBERED_QUERIES = 256
-/** The longest query text remembered; longer ones are decoded every time. */
+/** The longest query text (or path id) remembered; longer ones are decoded every time. */
 export const REMEMBERED_QUERY_LENGTH = 512
 
 /** `value` and everything in it, frozen: a remembered query is shared by every request with its text. */

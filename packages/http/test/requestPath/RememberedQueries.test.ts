@@ -1,11 +1,13 @@
-// Proves that an endpoint's memory of decoded queries is bounded (docs/performance.md#memory): it
-// remembers at most REMEMBERED_QUERIES texts, forgetting the oldest first, never a text longer than
-// REMEMBERED_QUERY_LENGTH, and never a failure. A real schema decoder is wrapped with a counter of
-// how often it ran, so what is answered from memory shows as a decode that did not happen.
+// Proves that an endpoint's memory of decoded queries and path ids is bounded
+// (docs/performance.md#memory): it remembers at most REMEMBERED_QUERIES texts, forgetting the oldest
+// first, never a text longer than REMEMBERED_QUERY_LENGTH, and never a failure; and that a path is
+// keyed by its one parameter's value only. A real schema decoder is wrapped with a counter of how
+// often it ran, so what is answered from memory shows as a decode that did not happen.
 import { assert, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import {
   type Decoder,
+  paramsTextReader,
   REMEMBERED_QUERIES,
   REMEMBERED_QUERY_LENGTH,
   rememberingQueries
@@ -54,4 +56,34 @@ it.effect("never remembers a long text or a failure", () =>
     assert.strictEqual(runs.count, 3)
     for (let i = 0; i < 3; i++) yield* Effect.flip(remembering({ text: "token", params: {} }))
     assert.strictEqual(runs.count, 6)
+  }))
+
+it("keys path parameters by the value of the route's one parameter, and nothing else", () => {
+  const one = paramsTextReader()
+  assert.strictEqual(one({ id: "trd_1" }), "trd_1")
+  assert.strictEqual(one({ id: "" }), "")
+  assert.strictEqual(one({ id: undefined }), undefined)
+  const none = paramsTextReader()
+  assert.strictEqual(none({}), undefined)
+  const two = paramsTextReader()
+  assert.strictEqual(two({ a: "1", b: "2" }), undefined)
+})
+
+it.effect("remembers decoded path ids, each shared and frozen", () =>
+  Effect.gen(function*() {
+    const decodeId = Schema.decodeUnknownEffect(Schema.Struct({ id: Schema.String }))
+    const runs = { count: 0 }
+    const remembering = rememberingQueries((input) => {
+      runs.count++
+      return decodeId(input)
+    })
+    const textOf = paramsTextReader()
+    const idOf = (id: string) => ({ text: textOf({ id }), params: { id } })
+    const first = yield* remembering(idOf("trd_1"))
+    const again = yield* remembering(idOf("trd_1"))
+    const other = yield* remembering(idOf("trd_2"))
+    assert.strictEqual(runs.count, 2)
+    assert.strictEqual(again, first)
+    assert.isTrue(Object.isFrozen(again))
+    assert.deepStrictEqual(other, { id: "trd_2" })
   }))
