@@ -41,16 +41,30 @@ const stepsWithSnapshots = (): ReadonlyArray<Step> => {
   return steps
 }
 
+const setPrice = (price: number): Step => async (u) => void (await ok(u, "PUT", "/v1/sim/prices/SOL", { price }))
+const trade: Step = async (u) =>
+  void (await ok(u, "POST", "/v1/trades", { tokenIn: "SOL", tokenOut: "USDC", amountIn: "0.5", network: "solana" }))
+const minutePasses: Step = async (u) => void (await ok(u, "POST", "/v1/sim/clock/advance", { ms: 60_000 }))
+
 /**
  * A restart whose journal holds a day (no snapshot before it), then a snapshot taken by the restarted
  * server before its first call, covering the journal it replayed: the next restart goes on from it.
  */
 const stepsAcrossADay = (): ReadonlyArray<Step> => {
-  const price = (price: number): Step => async (u) => void (await ok(u, "PUT", "/v1/sim/prices/SOL", { price }))
-  const trade: Step = async (u) =>
-    void (await ok(u, "POST", "/v1/trades", { tokenIn: "SOL", tokenOut: "USDC", amountIn: "0.5", network: "solana" }))
-  const minute: Step = async (u) => void (await ok(u, "POST", "/v1/sim/clock/advance", { ms: 60_000 }))
-  return [price(150), trade, trade, dayPasses, price(160), trade, trade, price(170), minute, trade, trade, price(150)]
+  return [
+    setPrice(150),
+    trade,
+    trade,
+    dayPasses,
+    setPrice(160),
+    trade,
+    trade,
+    setPrice(170),
+    minutePasses,
+    trade,
+    trade,
+    setPrice(150)
+  ]
 }
 
 /** The journal's first entry and the snapshots kept, in a stopped server's SQLite file. */
