@@ -25,7 +25,7 @@ import {
   WebhookRepository
 } from "@swapdesk/core"
 import type { AlertRecord, ApiKeyRecord, OrderRecord, TradeRecord, WebhookDeliveryRecord } from "@swapdesk/core"
-import { SqlStore } from "@swapdesk/store"
+import { SqlStore, type StoreRepositories } from "@swapdesk/store"
 import { type Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { execFile } from "node:child_process"
@@ -36,15 +36,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 
-type Repositories =
-  | AccountRepository
-  | ApiKeyRepository
-  | AlertRepository
-  | TradeRepository
-  | OrderRepository
-  | WebhookRepository
-  | WebhookDeliveryRepository
-  | IdempotencyStore
+type Repositories = StoreRepositories
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const directory = mkdtempSync(join(tmpdir(), "swapdesk-store-"))
