@@ -1,10 +1,42 @@
 /**
- * What the HTTP benchmark's parent and its server process (`serverProcess.ts`) say to each other
- * over the IPC channel, and the requests both of them know.
+ * What the HTTP benchmark's parent and its server processes (`serverProcess.ts`) say to each other
+ * over the IPC channel, and the requests all of them know.
  */
 
 /** The public route the raw server imitates. */
 export const MARKET_DATA_PATH = "/v1/market-data?token=SOL"
+
+/**
+ * Which servers a process runs. Each group has a process of its own, so that no server's code is
+ * warmed up (and its call sites made polymorphic) by another's load, as none is in production:
+ * - `api`: the swapdesk server on its default request path (`ApiRoutes`), which the targets hold;
+ * - `raw`: `node:http` answering the market-data bytes, the baseline;
+ * - `comparisons`: the `effect/http` and HttpApi floors answering the same bytes, and the swapdesk
+ *   server on the `HttpApiBuilder` request path.
+ */
+export type ServerGroup = "api" | "raw" | "comparisons"
+
+/** The servers each group answers on. */
+export interface ServerUrls {
+  readonly api: {
+    /** The swapdesk server, on its default request path (`ApiRoutes`). */
+    readonly apiUrl: string
+  }
+  readonly raw: {
+    /** `node:http` answering the market-data bytes. */
+    readonly rawUrl: string
+  }
+  readonly comparisons: {
+    /** An `effect/http` router answering the market-data bytes. */
+    readonly floorUrl: string
+    /** An `effect/http-api` endpoint served by `HttpApiBuilder`, answering the market-data bytes. */
+    readonly apiFloorUrl: string
+    /** The same endpoint served by swapdesk's `ApiRoutes`. */
+    readonly routesFloorUrl: string
+    /** The swapdesk server on the `HttpApiBuilder` request path (Effect's builder). */
+    readonly builderApiUrl: string
+  }
+}
 
 export type ServerRequest =
   | { readonly type: "usage" }
@@ -13,22 +45,7 @@ export type ServerRequest =
   | { readonly type: "stop" }
 
 export type ServerReply =
-  | {
-    readonly type: "ready"
-    /** The swapdesk server, on its default request path (`ApiRoutes`). */
-    readonly apiUrl: string
-    /** The same server on the `HttpApiBuilder` request path (Effect's builder). */
-    readonly builderApiUrl: string
-    /** `node:http` answering the market-data bytes. */
-    readonly rawUrl: string
-    /** An `effect/http` router answering the market-data bytes. */
-    readonly floorUrl: string
-    /** An `effect/http-api` endpoint served by `HttpApiBuilder`, answering the market-data bytes. */
-    readonly apiFloorUrl: string
-    /** The same endpoint served by swapdesk's `ApiRoutes`. */
-    readonly routesFloorUrl: string
-    readonly bodyBytes: number
-  }
+  | { readonly type: "ready"; readonly urls: ServerUrls[ServerGroup] }
   | {
     readonly type: "usage"
     /** User plus system CPU time since the process started, in microseconds. */

@@ -8,10 +8,13 @@
  * part, the definition's and swapdesk's own. Both swapdesk routes are measured on both request
  * paths: `ApiRoutes`, the server's default, which the targets hold, and Effect's `HttpApiBuilder`.
  *
- * The servers run in a child process (`serverProcess.ts`) and autocannon in this one. On a
+ * The servers run in child processes (`serverProcess.ts`) and autocannon in this one. On a
  * two-core machine that gives the server one core and the load generator the other; with both in
  * one process they would share one event loop, and autocannon's `workers` would only add threads
- * competing for the same two cores. Each phase records how busy the server's event loop was (near
+ * competing for the same two cores. The swapdesk server the targets hold, the raw baseline and the
+ * comparisons each have a process of their own: a production server runs nothing else, and loading
+ * the `HttpApiBuilder` path or the floors in the same process made the swapdesk routes 5-15% slower
+ * (Effect's runtime, shared by all of them, compiled for every shape it had seen). Each phase records how busy the server's event loop was (near
  * 100%: the server was the bottleneck, not the load generator), the CPU both processes used, and
  * the server's CPU time per response, which stays comparable when other work shares the machine.
  *
@@ -34,7 +37,13 @@ import {
   progress,
   type Row
 } from "./Report.ts"
-import { MARKET_DATA_PATH, type ServerReply, type ServerRequest } from "./ServerProtocol.ts"
+import {
+  MARKET_DATA_PATH,
+  type ServerGroup,
+  type ServerReply,
+  type ServerRequest,
+  type ServerUrls
+} from "./ServerProtocol.ts"
 
 const BENCHMARK = "http"
 
@@ -49,20 +58,21 @@ export interface HttpOptions {
 export const defaultHttpOptions: HttpOptions = { rounds: 2, warmUpSeconds: 1, durationSeconds: 8, connections: 10 }
 
 type Usage = Extract<ServerReply, { type: "usage" }>
-type Ready = Extract<ServerReply, { type: "ready" }>
 
-/** The server process, started and ready. */
-export interface Servers {
-  readonly apiUrl: string
-  readonly builderApiUrl: string
-  readonly rawUrl: string
-  readonly floorUrl: string
-  readonly apiFloorUrl: string
-  readonly routesFloorUrl: string
-  readonly bodyBytes: number
+/** One server process, started and ready (`serverProcess.ts`). */
+export interface ServerProcess {
   readonly usage: () => Promise<Usage>
   readonly profileStart: () => void
   readonly profileStop: (file: string) => Promise<void>
+  readonly stop: () => Promise<void>
+}
+
+/** Every server process, started and ready, and where each server listens. */
+export type Servers = ServerUrls["api"] & ServerUrls["raw"] & ServerUrls["comparisons"] & {
+  readonly api: ServerProcess
+  readonly raw: ServerProcess
+  readonly comparisons: ServerProcess
+  readonly bodyBytes: number
   readonly stop: () => Promise<void>
 }
 
@@ -79,38 +89,66 @@ const nextReply = <T extends ServerReply["type"]>(child: ChildProcess, type: T) 
     child.once("exit", onExit)
   })
 
-export const startServers = async (): Promise<Servers> => {
-  const child = fork(fileURLToPath(new URL("serverProcess.ts", import.meta.url)), [], {
+/** Starts `group`'s servers in a process of their own; `body` is what `raw` and `comparisons` answer. */
+const startServerProcess = async <G extends ServerGroup>(
+  group: G,
+  body?: Uint8Array
+): Promise<{ readonly process: ServerProcess; readonly urls: ServerUrls[G] }> => {
+  const args = body === undefined ? [group] : [group, Buffer.from(body).toString("base64")]
+  const child = fork(fileURLToPath(new URL("serverProcess.ts", import.meta.url)), args, {
     execArgv: [],
     stdio: ["ignore", "inherit", "inherit", "ipc"]
   })
   const send = (message: ServerRequest) => child.send(message)
-  const ready: Ready = await nextReply(child, "ready")
+  const ready = await nextReply(child, "ready")
   return {
-    apiUrl: ready.apiUrl,
-    builderApiUrl: ready.builderApiUrl,
-    rawUrl: ready.rawUrl,
-    floorUrl: ready.floorUrl,
-    apiFloorUrl: ready.apiFloorUrl,
-    routesFloorUrl: ready.routesFloorUrl,
-    bodyBytes: ready.bodyBytes,
-    usage: () => {
-      const reply = nextReply(child, "usage")
-      send({ type: "usage" })
-      return reply
-    },
-    profileStart: () => send({ type: "profileStart" }),
-    profileStop: async (file) => {
-      const reply = nextReply(child, "profileSaved")
-      send({ type: "profileStop", file })
-      await reply
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once("exit", () => resolve())
-        send({ type: "stop" })
-      })
+    urls: ready.urls as ServerUrls[G],
+    process: {
+      usage: () => {
+        const reply = nextReply(child, "usage")
+        send({ type: "usage" })
+        return reply
+      },
+      profileStart: () => send({ type: "profileStart" }),
+      profileStop: async (file) => {
+        const reply = nextReply(child, "profileSaved")
+        send({ type: "profileStop", file })
+        await reply
+      },
+      stop: () =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve()
+          child.once("exit", () => resolve())
+          send({ type: "stop" })
+        })
+    }
+  }
+}
+
+/**
+ * Starts the swapdesk server, reads the market-data bytes it answers, then the processes that
+ * answer those bytes.
+ */
+export const startServers = async (): Promise<Servers> => {
+  const api = await startServerProcess("api")
+  const response = await fetch(`${api.urls.apiUrl}${MARKET_DATA_PATH}`)
+  if (response.status !== 200) throw new Error(`GET ${MARKET_DATA_PATH} answered ${response.status}`)
+  const body = new Uint8Array(await response.arrayBuffer())
+  const [raw, comparisons] = await Promise.all([
+    startServerProcess("raw", body),
+    startServerProcess("comparisons", body)
+  ])
+  return {
+    ...api.urls,
+    ...raw.urls,
+    ...comparisons.urls,
+    api: api.process,
+    raw: raw.process,
+    comparisons: comparisons.process,
+    bodyBytes: body.byteLength,
+    stop: async () => {
+      await Promise.all([api.process.stop(), raw.process.stop(), comparisons.process.stop()])
+    }
   }
 }
 
@@ -132,6 +170,8 @@ export const createTrade = async (apiUrl: string): Promise<string> => {
 export interface LoadTarget {
   readonly name: string
   readonly url: string
+  /** The process the server answering `url` runs in. */
+  readonly server: ServerProcess
   readonly headers?: Readonly<Record<string, string>>
   /** The least share of the raw server's req/s the route should reach. */
   readonly minimumRatioToRaw?: number
@@ -155,28 +195,44 @@ export const createTrades = async (servers: Servers): Promise<TradeIds> => ({
  */
 export const targetsOf = (servers: Servers, tradeIds: TradeIds) =>
   ({
-    raw: { name: "raw node:http, same body", url: `${servers.rawUrl}${MARKET_DATA_PATH}` },
-    floor: { name: "effect/http router, same body", url: `${servers.floorUrl}${MARKET_DATA_PATH}` },
-    apiFloor: { name: "HttpApiBuilder, one endpoint, same body", url: `${servers.apiFloorUrl}${MARKET_DATA_PATH}` },
-    routesFloor: { name: "ApiRoutes, one endpoint, same body", url: `${servers.routesFloorUrl}${MARKET_DATA_PATH}` },
+    raw: { name: "raw node:http, same body", url: `${servers.rawUrl}${MARKET_DATA_PATH}`, server: servers.raw },
+    floor: {
+      name: "effect/http router, same body",
+      url: `${servers.floorUrl}${MARKET_DATA_PATH}`,
+      server: servers.comparisons
+    },
+    apiFloor: {
+      name: "HttpApiBuilder, one endpoint, same body",
+      url: `${servers.apiFloorUrl}${MARKET_DATA_PATH}`,
+      server: servers.comparisons
+    },
+    routesFloor: {
+      name: "ApiRoutes, one endpoint, same body",
+      url: `${servers.routesFloorUrl}${MARKET_DATA_PATH}`,
+      server: servers.comparisons
+    },
     marketData: {
       name: `GET ${MARKET_DATA_PATH}`,
       url: `${servers.apiUrl}${MARKET_DATA_PATH}`,
+      server: servers.api,
       minimumRatioToRaw: 0.5
     },
     tradeRead: {
       name: "GET /v1/trades/{id}, Bearer",
       url: `${servers.apiUrl}/v1/trades/${tradeIds.apiRoutes}`,
+      server: servers.api,
       headers: { authorization: `Bearer ${proKey}` },
       minimumRatioToRaw: 0.35
     },
     marketDataBuilder: {
       name: `GET ${MARKET_DATA_PATH}, HttpApiBuilder path`,
-      url: `${servers.builderApiUrl}${MARKET_DATA_PATH}`
+      url: `${servers.builderApiUrl}${MARKET_DATA_PATH}`,
+      server: servers.comparisons
     },
     tradeReadBuilder: {
       name: "GET /v1/trades/{id}, Bearer, HttpApiBuilder path",
       url: `${servers.builderApiUrl}/v1/trades/${tradeIds.httpApiBuilder}`,
+      server: servers.comparisons,
       headers: { authorization: `Bearer ${proKey}` }
     }
   }) satisfies Record<string, LoadTarget>
@@ -207,12 +263,11 @@ export interface Measurement {
 }
 
 export const load = async (
-  servers: Servers,
   target: LoadTarget,
   seconds: number,
   connections: number
 ): Promise<Measurement> => {
-  const serverBefore = await servers.usage()
+  const serverBefore = await target.server.usage()
   const ownBefore = process.cpuUsage()
   const started = performance.now()
   const result = await autocannon({
@@ -224,7 +279,7 @@ export const load = async (
   })
   const wallMs = performance.now() - started
   const own = process.cpuUsage(ownBefore)
-  const serverAfter = await servers.usage()
+  const serverAfter = await target.server.usage()
   return {
     requestsPerSecond: result.requests.average,
     p99Ms: result.latency.p99,
@@ -262,8 +317,8 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
         progress(
           `http: round ${round}/${options.rounds}, ${target.name}: ${warmUp} s warm-up, ${options.durationSeconds} s`
         )
-        await load(servers, target, warmUp, options.connections)
-        measured.get(target)!.push(await load(servers, target, options.durationSeconds, options.connections))
+        await load(target, warmUp, options.connections)
+        measured.get(target)!.push(await load(target, options.durationSeconds, options.connections))
       }
     }
     const raw = measured.get(byName.raw)!

@@ -48,11 +48,11 @@ try {
     const target = targets[routes[route]]!
     await checkTarget(target)
     progress(`profile: ${target.name}: 3 s warm-up, then ${seconds} s profiled`)
-    await load(servers, target, 3, defaultHttpOptions.connections)
-    servers.profileStart()
-    const measured = await load(servers, target, seconds, defaultHttpOptions.connections)
+    await load(target, 3, defaultHttpOptions.connections)
+    target.server.profileStart()
+    const measured = await load(target, seconds, defaultHttpOptions.connections)
     const file = join(directory, `${route}.cpuprofile`)
-    await servers.profileStop(file)
+    await target.server.profileStop(file)
     console.log(
       `\n${target.name}: ${Math.round(measured.requestsPerSecond)} req/s while profiled, p99 ${measured.p99Ms} ms\n` +
         formatSummary(file, summarise(JSON.parse(readFileSync(file, "utf8")) as Profile))

@@ -1,28 +1,29 @@
 /**
- * The servers the HTTP benchmark loads, in a child process of their own so that the load
- * generator (autocannon, in the parent) does not take their CPU:
+ * One group of the servers the HTTP benchmark loads (`ServerProtocol.ts`, `ServerGroup`), in a
+ * child process of its own, so that the load generator (autocannon, in the parent) does not take
+ * their CPU and no group's load shapes another's compiled code:
  *
- * - the swapdesk server on a manual-clock copy of the demo scenario, built as
- *   `packages/server/src/main.ts` builds it, twice: on its default request path (`ApiRoutes`) and
- *   on Effect's `HttpApiBuilder` (the two paths `REQUEST_PATH` chooses between), each with a
- *   simulation of its own;
- * - a raw `node:http` server answering the bytes the swapdesk server gave for
+ * - `api`: the swapdesk server on a manual-clock copy of the demo scenario, built as
+ *   `packages/server/src/main.ts` builds it, on its default request path (`ApiRoutes`);
+ * - `raw`: a raw `node:http` server answering the bytes the swapdesk server gave for
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
- * - an `effect/http` router answering the same bytes from one route, with no HttpApi, middleware,
- *   schema or domain: the floor of the platform swapdesk is built on, which tells how much of the
- *   gap to raw is the framework's and how much is swapdesk's;
- * - two `effect/http-api` servers with one endpoint (`GET /v1/market-data`, its query decoded by a
- *   one-field schema) answering the same bytes, with no middleware or domain, one served by
- *   Effect's `HttpApiBuilder` and one by swapdesk's `ApiRoutes`: what each adds to a request.
+ * - `comparisons`: an `effect/http` router answering the same bytes from one route, with no
+ *   HttpApi, middleware, schema or domain (the floor of the platform swapdesk is built on, which
+ *   tells how much of the gap to raw is the framework's and how much is swapdesk's); two
+ *   `effect/http-api` servers with one endpoint (`GET /v1/market-data`, its query decoded by a
+ *   one-field schema) answering the same bytes, with no middleware or domain, one served by Effect's
+ *   `HttpApiBuilder` and one by swapdesk's `ApiRoutes` (what each adds to a request); and the
+ *   swapdesk server on the `HttpApiBuilder` request path, on a simulation of its own.
  *
- * Spoken to over the IPC channel (`ServerProtocol.ts`). Started by `http.ts` and
- * `profile.ts`; not meant to be run by hand.
+ * The group is the first argument; `raw` and `comparisons` take the bytes to answer, base64, as the
+ * second. Spoken to over the IPC channel. Started by `http.ts` and `profile.ts`; not meant to be
+ * run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ApiRoutes, serve } from "@swapdesk/http"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { writeFileSync } from "node:fs"
@@ -30,7 +31,7 @@ import { createServer } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { performance } from "node:perf_hooks"
-import { MARKET_DATA_PATH, type ServerReply, type ServerRequest } from "./ServerProtocol.ts"
+import type { ServerGroup, ServerReply, ServerRequest, ServerUrls } from "./ServerProtocol.ts"
 
 const HOST = "127.0.0.1"
 
@@ -142,34 +143,40 @@ const startApiFloor = (body: Uint8Array, builder: "HttpApiBuilder" | "ApiRoutes"
   return startOn(routes.pipe(Layer.provide(handlers)))
 }
 
+const [group, bodyBase64] = process.argv.slice(2) as [ServerGroup, string | undefined]
+const body = (): Uint8Array => {
+  if (bodyBase64 === undefined) throw new Error(`the ${group} servers need the bytes to answer`)
+  return new Uint8Array(Buffer.from(bodyBase64, "base64"))
+}
+
+/** Starts `group`'s servers; answers where they listen. */
+const startGroup = (): Effect.Effect<ServerUrls[ServerGroup], unknown, Scope.Scope> => {
+  switch (group) {
+    case "api":
+      return Effect.map(
+        Layer.build(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))),
+        (context) => ({ apiUrl: HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address) })
+      )
+    case "raw":
+      return Effect.map(Effect.promise(() => startRaw(body())), (rawUrl) => ({ rawUrl }))
+    case "comparisons":
+      return Effect.all({
+        floorUrl: startFloor(body()),
+        apiFloorUrl: startApiFloor(body(), "HttpApiBuilder"),
+        routesFloorUrl: startApiFloor(body(), "ApiRoutes"),
+        builderApiUrl: startBuilderApi()
+      })
+  }
+}
+
 const program = Effect.gen(function*() {
-  // Runs once every layer is built, so the routes are being served.
-  const apiUrl = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
-  const body = yield* Effect.promise(async () => {
-    const response = await fetch(`${apiUrl}${MARKET_DATA_PATH}`)
-    if (response.status !== 200) throw new Error(`GET ${MARKET_DATA_PATH} answered ${response.status}`)
-    return new Uint8Array(await response.arrayBuffer())
-  })
-  const rawUrl = yield* Effect.promise(() => startRaw(body))
-  const floorUrl = yield* startFloor(body)
-  const apiFloorUrl = yield* startApiFloor(body, "HttpApiBuilder")
-  const routesFloorUrl = yield* startApiFloor(body, "ApiRoutes")
-  const builderApiUrl = yield* startBuilderApi()
+  const urls = yield* startGroup()
   process.on("message", (message: ServerRequest) => void handle(message))
   // Nothing else keeps the child alive once the parent has gone.
   process.on("disconnect", () => process.exit(0))
-  reply({
-    type: "ready",
-    apiUrl,
-    builderApiUrl,
-    rawUrl,
-    floorUrl,
-    apiFloorUrl,
-    routesFloorUrl,
-    bodyBytes: body.byteLength
-  })
+  reply({ type: "ready", urls })
   return yield* Effect.never
-}).pipe(Effect.scoped, Effect.provide(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))))
+}).pipe(Effect.scoped)
 
 Effect.runPromise(program).catch((error: unknown) => {
   console.error("bench server failed:", error)
