@@ -14,9 +14,10 @@
  * competing for the same two cores. The swapdesk server the targets hold, the raw baseline and the
  * comparisons each have a process of their own: a production server runs nothing else, and loading
  * the `HttpApiBuilder` path or the floors in the same process made the swapdesk routes 5-15% slower
- * (Effect's runtime, shared by all of them, compiled for every shape it had seen). Each phase records how busy the server's event loop was (near
- * 100%: the server was the bottleneck, not the load generator), the CPU both processes used, and
- * the server's CPU time per response, which stays comparable when other work shares the machine.
+ * (Effect's runtime, shared by all of them, compiled for every shape it had seen). Each phase
+ * records how busy the server's event loop was (near 100%: the server was the bottleneck, not the
+ * load generator), the CPU the server's process and this one used, and the server's CPU time per
+ * response, which stays comparable when other work shares the machine.
  *
  * Targets run interleaved (raw, the three floors, market data, trade read) for `rounds` rounds; a ratio is
  * taken within a round, against that round's baseline, and the table shows medians over rounds.
