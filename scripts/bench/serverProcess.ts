@@ -3,8 +3,8 @@
  * child process of its own, so that the load generator (autocannon, in the parent) does not take
  * their CPU and no group's load shapes another's compiled code:
  *
- * - `api`: the swapdesk server on a manual-clock copy of the demo scenario, built as
- *   `packages/server/src/main.ts` builds it, on its default request path (`ApiRoutes`);
+ * - `api`: the swapdesk server on a manual-clock copy of the demo scenario, built and served as
+ *   `packages/server/src/main.ts` serves it, on its default request path (`ApiRoutes`);
  * - `raw`: a raw `node:http` server answering the bytes the swapdesk server gave for
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
  * - `comparisons`: an `effect/http` router answering the same bytes from one route, with no
@@ -20,7 +20,7 @@
  * run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiRoutes, serve } from "@swapdesk/http"
+import { ApiRoutes, ClientErrors, gracefulShutdown, serve } from "@swapdesk/http"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
@@ -113,6 +113,22 @@ const startOn = <E>(
     (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
   )
 
+/**
+ * The swapdesk server as `packages/server/src/main.ts` serves it: on a Node server that lets a
+ * request without `Host` through to the envelope, with its graceful shutdown's `request` listener
+ * and the envelope for requests Node's parser refuses (`ClientErrors`).
+ */
+const startApi = () => {
+  const nodeServer = createServer({ requireHostHeader: false })
+  gracefulShutdown(nodeServer)
+  const server = NodeHttpServer.layer(() => nodeServer, { port: 0, host: HOST, gracefulShutdownTimeout: "5 seconds" })
+  const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario)))
+  return Effect.map(
+    Layer.build(serve(app).pipe(Layer.provideMerge(server))),
+    (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
+  )
+}
+
 /** The swapdesk server on the `HttpApiBuilder` request path, on a simulation of its own. */
 const startBuilderApi = () =>
   Effect.map(
@@ -153,10 +169,7 @@ const body = (): Uint8Array => {
 const startGroup = (): Effect.Effect<ServerUrls[ServerGroup], unknown, Scope.Scope> => {
   switch (group) {
     case "api":
-      return Effect.map(
-        Layer.build(serve(simulatorApp(scenario)).pipe(Layer.provideMerge(listen()))),
-        (context) => ({ apiUrl: HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address) })
-      )
+      return Effect.map(startApi(), (apiUrl) => ({ apiUrl }))
     case "raw":
       return Effect.map(Effect.promise(() => startRaw(body())), (rawUrl) => ({ rawUrl }))
     case "comparisons":
