@@ -20,7 +20,8 @@
  * run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiRoutes, ClientErrors, gracefulShutdown, serve } from "@swapdesk/http"
+import { ApiRoutes, serve } from "@swapdesk/http"
+import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"

@@ -41,10 +41,10 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "effect/http"
-import { createHash, randomUUID } from "node:crypto"
 import { errorBody } from "./api/ApiErrors.ts"
 import { KeyAuthenticator } from "./Authentication.ts"
 import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, CorsOrigins } from "./Cors.ts"
+import { sha256Base64 } from "./Digest.ts"
 import { addRateLimitHeaders, withHeaders } from "./ResponseStamp.ts"
 
 /** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
@@ -52,7 +52,7 @@ const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX
 
 /** A request's id: the client's `X-Request-Id` if it is a valid one (`REQUEST_ID`), else a new one. */
 export const requestIdFrom = (incoming: string | undefined): string =>
-  incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+  incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
 
 interface Route {
   readonly method: string
@@ -175,7 +175,7 @@ const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
 const docsPolicyOf = (page: string): string => {
   const hashes = (tag: "script" | "style") =>
     [...page.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))]
-      .map((match) => `'sha256-${createHash("sha256").update(match[1]!).digest("base64")}'`)
+      .map((match) => `'sha256-${sha256Base64(match[1]!)}'`)
       .join(" ")
   return [
     "default-src 'none'",

@@ -22,15 +22,14 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
 import {
-  ClientErrors,
   DEFAULT_REQUEST_PATH,
-  gracefulShutdown,
   isRequestPath,
   parseCorsOrigins as corsOriginsOf,
   REQUEST_PATHS,
   type RequestPath,
   serve
 } from "@swapdesk/http"
+import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import {
   decodeScenario,
   demoScenario,

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
-import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import { makeIdempotency } from "../Idempotency.ts"
 import { makeResponder } from "./Respond.ts"
 
 export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
@@ -22,7 +22,8 @@ export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
           idempotent({
             accountId: p.accountId,
             key: headers["idempotency-key"],
-            fingerprint: fingerprint("POST /v1/trades", payload),
+            operation: "POST /v1/trades",
+            body: payload,
             successStatus: 201,
             work: orApiError(
               Effect.flatMap(trades.create(p.accountId, payload), (trade) => envelope(tradeCreatedView(trade)))
