@@ -3,7 +3,7 @@
  */
 import { MarketClock, toIso } from "@swapdesk/core"
 import { Context, Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { VERSION } from "../Version.ts"
 import { makeResponder } from "./Respond.ts"
@@ -13,7 +13,7 @@ export const Backend = Context.Reference<"simulator" | "custom">("@swapdesk/http
   defaultValue: () => "custom"
 })
 
-export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
+export const SystemHandlers = ApiHandlers.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const backend = yield* Backend
     const { ok } = yield* makeResponder
