@@ -19,9 +19,9 @@
  * run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { MarketClock } from "@swapdesk/core"
 import { ApiHandlers, ApiRoutes, ClientErrors, gracefulShutdown, serve } from "@swapdesk/http"
 import { simulatorApp } from "@swapdesk/server"
-import { MarketClock } from "@swapdesk/core"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"

@@ -65,7 +65,8 @@ export const GlobalMiddleware = (documents: ReadonlySet<string>, docsPath: strin
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const requestId = requestIdFrom(request.headers["x-request-id"])
           const answered = Effect.matchCauseEffect(clean(request, documentKey(request, router)), {
-            onFailure: (cause) => Effect.map(failed(request, requestId, cause), (response) => stamp(request, requestId, response)),
+            onFailure: (cause) =>
+              Effect.map(failed(request, requestId, cause), (response) => stamp(request, requestId, response)),
             onSuccess: (response) => Effect.succeed(stamp(request, requestId, response))
           })
           return LogLevel.isGreaterThanOrEqualTo("Debug", fiber.getRef(References.MinimumLogLevel))

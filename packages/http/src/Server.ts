@@ -61,7 +61,10 @@ export const ApiMiddlewares = Layer.mergeAll(
   RequestValidationLive
 ).pipe(Layer.provide(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
-const documents: ReadonlyArray<ServedRoute> = [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }]
+const documents: ReadonlyArray<ServedRoute> = [{ method: "GET", path: OPENAPI_PATH }, {
+  method: "GET",
+  path: DOCS_PATH
+}]
 
 /** Every route of `api`, with the documents beside it. */
 const servedRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(

@@ -98,7 +98,11 @@ describe("GlobalMiddleware's logging", () => {
         message: ["GET /nowhere 404"],
         annotations: { requestId: missing.headers.get("x-request-id"), route: "none", status: 404 }
       },
-      { level: "Debug", message: ["GET /fine/7 200"], annotations: { requestId: "req-7", route: "GET /fine/:id", status: 200 } }
+      {
+        level: "Debug",
+        message: ["GET /fine/7 200"],
+        annotations: { requestId: "req-7", route: "GET /fine/:id", status: 200 }
+      }
     ])
   })
 })

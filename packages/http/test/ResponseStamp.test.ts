@@ -19,7 +19,10 @@ describe("the response stamp", () => {
   const stamp = makeStamp(new Set(["https://app.example"]), "/docs")
 
   it("adds the request id and the security headers over the route's, leaving its response as it was", () => {
-    const original = HttpServerResponse.text("{}", { contentType: "application/json", headers: { "x-request-id": "x" } })
+    const original = HttpServerResponse.text("{}", {
+      contentType: "application/json",
+      headers: { "x-request-id": "x" }
+    })
     const stamped = stamp(request(), "req-1", original)
     expect(stamped.headers).toMatchObject({ "x-request-id": "req-1", ...SECURITY_HEADERS, vary: "Origin" })
     expect(stamped.headers["cache-control"]).toBeUndefined()
@@ -42,7 +45,9 @@ describe("the response stamp", () => {
 
   it("gives Swagger UI's page a policy naming its own script and style, and nothing else one", () => {
     const docs = stamp(request("/docs"), "r", HttpServerResponse.html(page))
-    expect(docs.headers["content-security-policy"]).toMatch(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-/)
+    expect(docs.headers["content-security-policy"]).toMatch(
+      /^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-/
+    )
     expect(docs.headers["x-frame-options"]).toBe("DENY")
     expect(stamp(request("/v1/health"), "r", HttpServerResponse.html(page)).headers).not.toHaveProperty(
       "content-security-policy"

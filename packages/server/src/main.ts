@@ -20,13 +20,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
-import {
-  ClientErrors,
-  gracefulShutdown,
-  Logging,
-  parseCorsOrigins as corsOriginsOf,
-  serve
-} from "@swapdesk/http"
+import { ClientErrors, gracefulShutdown, Logging, parseCorsOrigins as corsOriginsOf, serve } from "@swapdesk/http"
 import {
   decodeScenario,
   demoScenario,
@@ -197,7 +191,9 @@ const parseLogging = (format: string, level: string) => {
   const logFormat = Logging.parseLogFormat(format)
   const logLevel = Logging.parseLogLevel(level)
   if (logFormat === undefined) {
-    return Effect.fail(new StartupFailure({ message: `LOG_FORMAT must be text or json (found ${JSON.stringify(format)})` }))
+    return Effect.fail(
+      new StartupFailure({ message: `LOG_FORMAT must be text or json (found ${JSON.stringify(format)})` })
+    )
   }
   if (logLevel === undefined) {
     return Effect.fail(

@@ -4,9 +4,9 @@
 import { alertCreatedView, alertListView, Alerts, alertView } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const deleted = HttpServerResponse.empty({ status: 204 })

@@ -4,9 +4,9 @@
 import { apiKeyCreatedView, apiKeyListView, ApiKeys } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const revoked = HttpServerResponse.empty({ status: 204 })

@@ -5,9 +5,9 @@
  */
 import { MarketData, type MarketSnapshot } from "@swapdesk/core"
 import { Effect, Option } from "effect"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { MaybePrincipal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const identity = <A>(a: A): A => a

@@ -4,10 +4,10 @@
  */
 import { orderListView, Orders, orderView } from "@swapdesk/core"
 import { Effect } from "effect"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>

@@ -3,9 +3,9 @@
  */
 import { Portfolio } from "@swapdesk/core"
 import { Effect } from "effect"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 export const PortfolioHandlers = ApiHandlers.group(Api, "portfolio", (handlers) =>

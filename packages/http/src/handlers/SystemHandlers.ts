@@ -3,8 +3,8 @@
  */
 import { MarketClock, toIso } from "@swapdesk/core"
 import { Context, Effect } from "effect"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { VERSION } from "../Version.ts"
 import { makeResponder } from "./Respond.ts"
 

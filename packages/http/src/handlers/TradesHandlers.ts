@@ -4,10 +4,10 @@
  */
 import { quoteView, tradeCreatedView, tradeListView, Trades, tradeView } from "@swapdesk/core"
 import { Effect } from "effect"
-import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>

@@ -11,8 +11,8 @@
  * symbol of this module's: the request is the one object both the rate limiter (inside the route)
  * and the global middleware (around it) hold, and a property on it costs nothing to look up.
  */
-import { createHash } from "node:crypto"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { createHash } from "node:crypto"
 import { CORS_EXPOSED_HEADERS } from "../Cors.ts"
 import { pageSecurityHeaders, SECURITY_HEADERS } from "../SecurityHeaders.ts"
 

@@ -2,7 +2,13 @@
  * What the request steps share: the shape of a step, the request target's path, and the error
  * envelopes they answer with (docs/reference/errors.md).
  */
-import { errorCatalogue, type ErrorCode, MarketClock, REQUEST_BODY_MAX_BYTES, type ValidationIssue } from "@swapdesk/core"
+import {
+  errorCatalogue,
+  type ErrorCode,
+  MarketClock,
+  REQUEST_BODY_MAX_BYTES,
+  type ValidationIssue
+} from "@swapdesk/core"
 import { Effect } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { errorBody } from "../api/ApiErrors.ts"
@@ -30,7 +36,9 @@ export interface Answers {
     options?: { readonly headers?: Record<string, string>; readonly details?: ReadonlyArray<ValidationIssue> }
   ) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   /** `NOT_FOUND` for a request no route takes. */
-  readonly notFound: (request: HttpServerRequest.HttpServerRequest) => Effect.Effect<HttpServerResponse.HttpServerResponse>
+  readonly notFound: (
+    request: HttpServerRequest.HttpServerRequest
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   /** `PAYLOAD_TOO_LARGE`: a body over the limit. */
   readonly tooLarge: Effect.Effect<HttpServerResponse.HttpServerResponse>
 }

@@ -7,13 +7,7 @@
 import { MarketClock } from "@swapdesk/core"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import {
-  HttpApi,
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSchema
-} from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 import { afterAll, describe, expect, it } from "vitest"
 import { errorBody, NotFound } from "../../src/api/ApiErrors.ts"
 import * as ApiHandlers from "../../src/requestPath/ApiHandlers.ts"
