@@ -64,6 +64,8 @@ interface RequestPart {
   readonly kind: HttpApiError.HttpApiSchemaError["kind"]
   readonly read: (context: Context.Context<never>, request: HttpServerRequest.HttpServerRequest) => unknown
   readonly decode: Decoder
+  /** What a remembering decoder answers without an effect, where it remembers the input. */
+  readonly known?: ((input: unknown) => { readonly value: unknown } | undefined) | undefined
 }
 
 const decoderOf = (schema: Schema.Top, options: SchemaAST.ParseOptions | undefined) =>
@@ -109,6 +111,7 @@ const requestParts = (
   const parts: Array<RequestPart> = []
   if (endpoint.params !== undefined) {
     const textOf = paramsTextReader()
+    const decode = rememberingQueries(decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions)))
     parts.push({
       name: "params",
       kind: "Params",
@@ -116,7 +119,8 @@ const requestParts = (
         const params = Context.getUnsafe(context, HttpRouter.RouteContext).params
         return { text: textOf(params), params }
       },
-      decode: rememberingQueries(decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions)))
+      decode,
+      known: decode.known
     })
   }
   if (endpoint.headers !== undefined) {
@@ -128,6 +132,9 @@ const requestParts = (
     })
   }
   if (endpoint.query !== undefined) {
+    const query = rememberingQueries(
+      decoderOf(Schema.toCodecArrayFromSingle(endpoint.query), optionsOf(HttpApi.QueryParseOptions))
+    )
     parts.push({
       name: "query",
       kind: "Query",
@@ -135,9 +142,8 @@ const requestParts = (
         text: queryTextOf(request.url),
         params: Context.getUnsafe(context, HttpServerRequest.ParsedSearchParams)
       }),
-      decode: rememberingQueries(
-        decoderOf(Schema.toCodecArrayFromSingle(endpoint.query), optionsOf(HttpApi.QueryParseOptions))
-      )
+      decode: query,
+      known: query.known
     })
   }
   if (endpoint.payload.size > 0) {
@@ -151,7 +157,7 @@ const requestParts = (
   return parts
 }
 
-/** Decodes `parts` from `index` on into `request`, then runs `handled`. */
+/** Decodes `parts` from `index` on into `request`, then runs `handled`; remembered parts take no step. */
 const decodeThen = (
   parts: ReadonlyArray<RequestPart>,
   index: number,
@@ -159,15 +165,20 @@ const decodeThen = (
   request: DecodedRequest,
   handled: Effect.Effect<unknown, unknown>
 ): Effect.Effect<unknown, unknown> => {
-  const part = parts[index]
-  if (part === undefined) return handled
-  return Effect.flatMap(
-    HttpApiError.HttpApiSchemaError.wrap(part.kind, part.decode(part.read(context, request.request))),
-    (value) => {
-      request[part.name] = value
-      return decodeThen(parts, index + 1, context, request, handled)
+  for (; index < parts.length; index++) {
+    const part = parts[index]!
+    const input = part.read(context, request.request)
+    const known = part.known?.(input)
+    if (known === undefined) {
+      const next = index + 1
+      return Effect.flatMap(HttpApiError.HttpApiSchemaError.wrap(part.kind, part.decode(input)), (value) => {
+        request[part.name] = value
+        return decodeThen(parts, next, context, request, handled)
+      })
     }
-  )
+    request[part.name] = known.value
+  }
+  return handled
 }
 
 /** An API error as its response: its fields are the envelope, its code decides the status. */
