@@ -90,7 +90,8 @@ export const makeStamp = (corsOrigins: ReadonlySet<string>, docsPath: string) =>
     requestId: string,
     response: HttpServerResponse.HttpServerResponse
   ): HttpServerResponse.HttpServerResponse => {
-    const headers: Record<string, string> = { "x-request-id": requestId, ...SECURITY_HEADERS }
+    const headers: Record<string, string> = { "x-request-id": requestId }
+    for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!
     if (request.headers.authorization !== undefined) headers["cache-control"] = "no-store"
     if (response.status === 401) headers["www-authenticate"] = "Bearer"
     addRateLimitHeaders(request, headers)
