@@ -8,7 +8,8 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { ClientErrors, routes, serve } from "@swapdesk/http"
+import { routes, serve } from "@swapdesk/http"
+import { ClientErrors } from "@swapdesk/http/node"
 import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
 import { Layer } from "effect"
 import { createServer, type Server } from "node:http"

@@ -178,6 +178,7 @@ describe("the packed packages, installed with npm outside the workspace", () => 
     assert.isAbove(result.ownAdapters.price, 0)
     assert.strictEqual(result.ownAdapters.refused, "Unauthorized UNAUTHORIZED")
     assert.strictEqual(result.ownAdapters.simRoutes, 404)
+    assert.strictEqual(result.ownAdapters.malformed, "HTTP/1.1 400 Bad Request VALIDATION_ERROR")
   }, TIMEOUT_MS)
 
   it("start the swapdesk-server binary, which the typed client drives from each Node", async () => {

@@ -1,15 +1,16 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
-// history files; http: core; channels: core, Node and its two providers' libraries; store: core,
-// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect
-// and Node for the layer that serves it), every package it imports is declared in its manifest,
+// history files; http: core and a SHA-256, with Node's built-ins only behind its `@swapdesk/http/node`
+// entry, whose main entry reaches none; channels: core, Node and its two providers' libraries; store: core,
+// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect,
+// Node and http's security headers for the layer that serves it), every package it imports is declared in its manifest,
 // and nothing it declares at run time goes unused. The web app itself (packages/web/src/app)
 // imports only its browser libraries: it reaches the server through the public API, never our
 // code. A new import across a boundary
 // fails here, not in a reader's review.
 import { readdirSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join, relative } from "node:path"
 import { describe, expect, it } from "vitest"
 
 const root = join(import.meta.dirname, "..")
@@ -29,7 +30,9 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "papaparse",
     "node:"
   ],
-  http: ["effect", "@swapdesk/core", "node:"],
+  // A SHA-256 that needs no platform (docs/decisions.md, "The contract runs on any platform"); Node's
+  // built-ins only in `src/node`, the `@swapdesk/http/node` entry.
+  http: ["effect", "@swapdesk/core", "@noble/hashes", "node:"],
   channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
   // PostgreSQL's driver and node:sqlite (docs/storage.md).
   store: ["effect", "@swapdesk/core", "@effect/sql-pg", "node:"],
@@ -44,7 +47,7 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "@swapdesk/web",
     "node:"
   ],
-  web: ["effect", "node:", "preact", "@preact/signals", "lightweight-charts"]
+  web: ["effect", "node:", "preact", "@preact/signals", "lightweight-charts", "@swapdesk/http"]
 }
 
 const sourcesOf = (dir: string): ReadonlyArray<string> =>
@@ -69,6 +72,22 @@ const manifestOf = (name: string) =>
     readonly peerDependencies?: Record<string, string>
   }
 
+/** Every module `entry` reaches through relative imports and re-exports, itself included. */
+const reachedFrom = (entry: string): ReadonlyArray<string> => {
+  const reached = new Set<string>()
+  const visit = (file: string) => {
+    if (reached.has(file)) return
+    reached.add(file)
+    for (
+      const [, specifier] of readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?from\s+"(\.[^"]*)"$/gm)
+    ) {
+      visit(join(dirname(file), specifier!))
+    }
+  }
+  visit(entry)
+  return [...reached]
+}
+
 describe("package boundaries", () => {
   it("knows every package", () => {
     expect(readdirSync(join(root, "packages")).sort()).toEqual(Object.keys(allowed).sort())
@@ -77,6 +96,31 @@ describe("package boundaries", () => {
   it("the web app imports only its browser libraries", () => {
     const imported = new Set(sourcesOf(join(root, "packages", "web", "src", "app")).flatMap(importedPackages))
     expect([...imported].sort()).toEqual(["@preact/signals", "lightweight-charts", "preact"])
+  })
+
+  it("http's main entry runs on any platform: it reaches no Node module and no Node global", () => {
+    const http = join(root, "packages", "http")
+    const reached = reachedFrom(join(http, "src", "index.ts"))
+    expect(reached.length).toBeGreaterThan(20)
+    const nodeOnly = reached.flatMap((file) => {
+      const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
+      const named = relative(http, file)
+      return [
+        ...importedPackages(file).filter((dependency) => dependency === "node:").map(() => `${named} imports node:*`),
+        ...[...code.matchAll(/\b(Buffer|process|__dirname|__filename|require)\s*[.(]/g)].map(([, global]) =>
+          `${named} uses ${global}`
+        )
+      ]
+    })
+    expect(nodeOnly).toEqual([])
+  })
+
+  it("http's Node entry is where its Node modules are", () => {
+    const http = join(root, "packages", "http")
+    const reached = new Set(reachedFrom(join(http, "src", "node", "index.ts")))
+    const importingNode = sourcesOf(join(http, "src")).filter((file) => importedPackages(file).includes("node:"))
+    expect(importingNode.length).toBeGreaterThan(0)
+    expect(importingNode.filter((file) => !reached.has(file)).map((file) => relative(http, file))).toEqual([])
   })
 
   for (const [name, permitted] of Object.entries(allowed)) {

@@ -8,7 +8,8 @@
  * Run alone with `node scripts/bench/keys.ts`, or through `pnpm bench keys`.
  */
 import { AccountRepository, ApiKeyRepository, MarketClock } from "@swapdesk/core"
-import { hashSecret, KeyAuthenticator } from "@swapdesk/http"
+import { KeyAuthenticator } from "@swapdesk/http"
+import { NodeSecretHasher, sha256Hex } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
 import { type BenchResult, formatTable, median, progress, type Row } from "./Report.ts"
 
@@ -34,7 +35,7 @@ const Seed = Layer.effectDiscard(Effect.gen(function*() {
     name: "bench",
     prefix: SECRET.slice(0, 12),
     last4: SECRET.slice(-4),
-    secretHash: hashSecret(SECRET),
+    secretHash: sha256Hex(SECRET),
     scopes: ["read"],
     createdAt: 0,
     lastUsedAt: null,
@@ -63,7 +64,7 @@ const timeCalls = (repository: Layer.Layer<ApiKeyRepository>): Promise<number> =
       Effect.provide(
         KeyAuthenticator.layer.pipe(
           Layer.provideMerge(Seed),
-          Layer.provideMerge(Layer.mergeAll(repository, AccountRepository.layerMemory, MovingClock))
+          Layer.provideMerge(Layer.mergeAll(repository, AccountRepository.layerMemory, MovingClock, NodeSecretHasher))
         )
       ),
       Effect.orDie

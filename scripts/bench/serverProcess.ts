@@ -20,7 +20,8 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { MarketClock } from "@swapdesk/core"
-import { ApiHandlers, ApiRoutes, ClientErrors, gracefulShutdown, serve } from "@swapdesk/http"
+import { ApiHandlers, ApiRoutes, serve } from "@swapdesk/http"
+import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"

@@ -5,17 +5,20 @@
  *   confirmed trade read back, a missing trade matched with `Effect.catchTag("NotFound", …)`, and
  *   the version `/v1/health` reports;
  * - `@swapdesk/http`'s `routes` on the simulator's layers without the `/v1/sim` routes, as a
- *   service with its own adapters would compose it: public market data, an unknown key refused as
- *   `Unauthorized`, and no control routes.
+ *   service with its own adapters would compose it, with `@swapdesk/http/node`'s `ClientErrors` on
+ *   its Node server: public market data, an unknown key refused as `Unauthorized`, no control
+ *   routes, and a malformed request answered in the error envelope.
  * Prints one JSON line for the test to check.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { makeClient, routes, serve } from "@swapdesk/http"
+import { ClientErrors } from "@swapdesk/http/node"
 import { makeSimulatorClient, simulatorApp } from "@swapdesk/server"
 import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
 import { Context, Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
+import { connect } from "node:net"
 
 const KEY = `sd_test_${"Consumer".padEnd(40, "0")}`
 
@@ -37,8 +40,8 @@ const scenario = decodeScenario({
 })
 
 /** Serves `app` on 127.0.0.1 at a port the system picks, for the enclosing scope; answers its URL. */
-const listen = <E>(app: Layer.Layer<never, E, HttpServer.HttpServer>) =>
-  Layer.build(app.pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })))).pipe(
+const listen = <E>(app: Layer.Layer<never, E, HttpServer.HttpServer>, server: Server = createServer()) =>
+  Layer.build(app.pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))).pipe(
     Effect.map((context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address))
   )
 
@@ -59,9 +62,26 @@ const standalone = Effect.gen(function*() {
   return { version: health.data.version, created: created.data.status, confirmed: trade.data, missing }
 })
 
+/** Sends `request` as raw bytes and answers the response's status line and error code. */
+const rawCall = (baseUrl: string, request: string) =>
+  Effect.promise(() =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(baseUrl)
+      const socket = connect(Number(port), hostname, () => socket.end(request))
+      let received = ""
+      socket.on("data", (chunk) => (received += chunk))
+      socket.on("error", reject)
+      socket.on("close", () => {
+        const [head = "", body = ""] = received.split("\r\n\r\n")
+        resolve(`${head.split("\r\n")[0]} ${(JSON.parse(body) as { error: { code: string } }).error.code}`)
+      })
+    })
+  )
+
 const ownAdapters = Effect.gen(function*() {
   const world = layerSimulator(decodeScenario({ seed: 3, clock: { mode: "manual" }, historyDays: 1 }))
-  const baseUrl = yield* listen(serve(routes.pipe(Layer.provide(world))))
+  const server = createServer()
+  const baseUrl = yield* listen(serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world))), server)
   const anonymous = yield* makeClient({ baseUrl })
   const market = yield* anonymous.market.marketData({ query: { token: "SOL" } })
   const stranger = yield* makeClient({ baseUrl, apiKey: `sd_live_${"x".repeat(40)}` })
@@ -70,7 +90,8 @@ const ownAdapters = Effect.gen(function*() {
     Effect.catchTag("Unauthorized", (error) => Effect.succeed(`${error._tag} ${error.error.code}`))
   )
   const control = yield* Effect.promise(() => fetch(`${baseUrl}/v1/sim/clock`))
-  return { price: market.data.price, refused, simRoutes: control.status }
+  const malformed = yield* rawCall(baseUrl, "GET /v1/health HTTP/1.1\r\nHost: x\r\nNot a header\r\n\r\n")
+  return { price: market.data.price, refused, simRoutes: control.status, malformed }
 })
 
 const program = Effect.gen(function*() {

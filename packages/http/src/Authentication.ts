@@ -1,6 +1,6 @@
 /**
  * Bearer keys (docs/reference/http-api.md#authentication-and-scopes): a key is looked up by the
- * SHA-256 of its secret, must be neither revoked nor expired, and must carry the endpoint's scope.
+ * SHA-256 of its secret, as the core's `SecretHasher` computes it when the key is created, must be neither revoked nor expired, and must carry the endpoint's scope.
  * `KeyAuthenticator` decides who a key is; the three middlewares of `api/Security.ts` apply it to
  * their routes, with the rate limits. A caller whose key is refused is an unauthenticated caller,
  * counted by its address, so guessing keys is rate limited like any other anonymous traffic.
@@ -15,16 +15,14 @@ import {
   isUsable,
   MarketClock,
   type RateLimited,
+  SecretHasher,
   Unauthorized as UnauthorizedKey
 } from "@swapdesk/core"
 import { Context, Effect, type Fiber, Layer, Option } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { hash, timingSafeEqual } from "node:crypto"
 import { toApiError } from "./api/ApiErrors.ts"
 import {
   Authentication,
-  ControlAccess,
-  ControlAuthentication,
   KeyCheck,
   MaybePrincipal,
   OptionalAuthentication,
@@ -32,9 +30,6 @@ import {
   RequiredScope
 } from "./api/Security.ts"
 import { addressCaller as callerOfAddress, type Caller, keyCaller as callerOfKey, RateLimiter } from "./RateLimiter.ts"
-
-/** A key's SHA-256 by one-shot `hash` rather than a `createHash` chain: it runs on every authenticated request. */
-export const hashSecret = (secret: string): string => hash("sha256", secret, "hex")
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i
 
@@ -53,6 +48,9 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       const keys = yield* ApiKeyRepository
       const accounts = yield* AccountRepository
       const clock = yield* MarketClock
+      // The hasher that created the keys: one definition of a key's hash, so a deployment whose
+      // adapter hashes differently still signs its own keys in.
+      const hasher = yield* SecretHasher
       // Each key record's principal, with the account record it was built from. Records are replaced,
       // never changed, when a key is revoked or an account's plan changes, so a principal is reused
       // only while both records are the ones it was built from. It holds ids, a plan and scopes: no
@@ -72,7 +70,7 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       const authenticate = (secret: string): Effect.Effect<Principal["Service"], UnauthorizedKey> =>
         API_KEY_PATTERN.test(secret)
           ? Effect.flatMap(
-            keys.findByHash(hashSecret(secret)),
+            keys.findByHash(hasher.sha256Hex(secret)),
             (key) =>
               Effect.flatMap(clock.now, (at) =>
                 Option.isNone(key) || !isUsable(key.value, at)
@@ -108,8 +106,12 @@ const keyCaller = (principal: Principal["Service"]): Caller => {
 const addressCaller = (request: HttpServerRequest.HttpServerRequest): Caller =>
   callerOfAddress(Option.getOrElse(request.remoteAddress, () => "unknown"))
 
-/** How the middlewares refuse a request: the API error of `error`, stamped with the market clock. */
-const makeRefusals = Effect.gen(function*() {
+/**
+ * How the middlewares refuse or count a request: the API error of `error`, stamped with the market
+ * clock, and the `RateLimiter` the API's middlewares share (`ApiMiddlewares` provides it). Exported
+ * for the middlewares a composing server adds, such as the simulator's control routes.
+ */
+export const makeRefusals = Effect.gen(function*() {
   const clock = yield* MarketClock
   const limiter = yield* RateLimiter
   const refuse = <E extends UnauthorizedKey | InsufficientScope | RateLimited>(error: E) =>
@@ -123,7 +125,10 @@ const makeRefusals = Effect.gen(function*() {
   /** Counts one request of `caller`, then runs `effect`; over the limit, 429 instead. */
   const admitThen = <A, E, R>(caller: Caller, effect: Effect.Effect<A, E, R>) =>
     limiter.admitThen(caller, effect, refuse)
-  return { admitThen, refuse, refuseKey }
+  /** Counts one request against `request`'s address, then runs `effect`; over the limit, 429 instead. */
+  const admitAddress = <A, E, R>(request: HttpServerRequest.HttpServerRequest, effect: Effect.Effect<A, E, R>) =>
+    admitThen(addressCaller(request), effect)
+  return { admitAddress, admitThen, refuse, refuseKey }
 })
 
 const requestOf = (fiber: Fiber.Fiber<unknown, unknown>) =>
@@ -192,47 +197,6 @@ export const KeyCheckLive = Layer.effect(
         return header === undefined
           ? httpEffect
           : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
-      })
-  })
-)
-
-/**
- * Whether `header` is `Bearer <key>`, compared by the hashes of the secrets so that the time taken
- * says nothing about how much of the key a guess got right.
- */
-const isBearerOf = (keyHash: Buffer, header: string | undefined): boolean => {
-  const secret = header === undefined ? undefined : BEARER.exec(header)?.[1]
-  return secret !== undefined && timingSafeEqual(hash("sha256", secret, "buffer"), keyHash)
-}
-
-const wrongControlKey = new UnauthorizedKey({
-  reason: "the simulator's control routes need Authorization: Bearer <SIM_CONTROL_KEY>"
-})
-
-export const ControlAuthenticationLive = Layer.effect(
-  ControlAuthentication,
-  Effect.gen(function*() {
-    const { key, required } = yield* ControlAccess
-    const keys = yield* KeyAuthenticator
-    const { admitThen, refuse, refuseKey } = yield* makeRefusals
-    const keyHash = key === undefined ? undefined : hash("sha256", key, "buffer")
-    if (!required || keyHash === undefined) {
-      // On loopback: as `KeyCheck`, no key needed and none counted, but a present header must be a
-      // valid API key or the operator's own key.
-      return (httpEffect) =>
-        Effect.withFiber((fiber) => {
-          const header = requestOf(fiber).headers.authorization
-          return header === undefined || (keyHash !== undefined && isBearerOf(keyHash, header))
-            ? httpEffect
-            : Effect.andThen(Effect.catch(keys.fromHeader(header), refuse), httpEffect)
-        })
-    }
-    return (httpEffect) =>
-      Effect.withFiber((fiber) => {
-        const request = requestOf(fiber)
-        return isBearerOf(keyHash, request.headers.authorization)
-          ? admitThen(addressCaller(request), httpEffect)
-          : Effect.andThen(refuseKey(wrongControlKey), httpEffect)
       })
   })
 )

@@ -19,7 +19,6 @@
 import { REQUEST_ID_MAX_LENGTH } from "@swapdesk/core"
 import { Context, Effect, LogLevel, References, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { randomUUID } from "node:crypto"
 import { KeyAuthenticator } from "./Authentication.ts"
 import { CorsOrigins } from "./Cors.ts"
 import { checkDocumentKey } from "./middleware/DocumentKey.ts"
@@ -33,7 +32,7 @@ const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX
 
 /** A request's id: the client's `X-Request-Id` if it is a valid one (`REQUEST_ID`), else a new one. */
 export const requestIdFrom = (incoming: string | undefined): string =>
-  incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+  incoming !== undefined && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
 
 /** The line a request is logged with at `Debug`, annotated with what a log search filters on. */
 const logAnswered = (

@@ -14,9 +14,9 @@ import {
 } from "@swapdesk/core"
 import { Context, Effect, Exit } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { createHash } from "node:crypto"
 import { type ApiErrorOf, toApiError } from "./api/ApiErrors.ts"
 import type { Enveloped } from "./api/Envelope.ts"
+import { sha256Hex } from "./Digest.ts"
 import { envelopeResponse, type SuccessStatus } from "./handlers/Respond.ts"
 
 /** Key order must not change the fingerprint: `{a,b}` and `{b,a}` are the same request. */
@@ -28,8 +28,9 @@ const canonicalJson = (value: unknown): string =>
       )
       : v)
 
+/** What makes two requests the same: the SHA-256 of the operation and the canonical body, as lower-case hex. */
 export const fingerprint = (operation: string, body: unknown): string =>
-  createHash("sha256").update(operation).update("\u0000").update(canonicalJson(body)).digest("hex")
+  sha256Hex(`${operation}\u0000${canonicalJson(body)}`)
 
 /** An API error as it is kept for replay: its envelope, whose code gives the status. */
 export interface ApiErrorLike {
@@ -82,7 +83,9 @@ export const makeIdempotency = Effect.gen(function*() {
   return <A, E extends ApiErrorLike, R>(options: {
     readonly accountId: string
     readonly key: string | undefined
-    readonly fingerprint: string
+    /** The operation and its body, fingerprinted only when a key asks for a claim. */
+    readonly operation: string
+    readonly body: unknown
     readonly successStatus: SuccessStatus
     readonly work: Effect.Effect<Enveloped<A>, E, R>
   }): Effect.Effect<HttpServerResponse.HttpServerResponse, E | ApiErrorOf<IdempotencyConflict>, R> =>
@@ -90,7 +93,8 @@ export const makeIdempotency = Effect.gen(function*() {
       const { accountId, key, successStatus, work } = options
       if (key === undefined) return envelopeResponse(yield* work, successStatus)
       const now = yield* clock.now
-      const claim = yield* store.claim(accountId, key, options.fingerprint, now)
+      const requestFingerprint = fingerprint(options.operation, options.body)
+      const claim = yield* store.claim(accountId, key, requestFingerprint, now)
       switch (claim._tag) {
         case "Conflict":
           return yield* Effect.fail(toApiError(new IdempotencyConflict({ reason: claim.reason }), yield* clock.now))
@@ -100,7 +104,7 @@ export const makeIdempotency = Effect.gen(function*() {
             headers: { "idempotent-replayed": "true" }
           })
         case "Claimed": {
-          const claimed: IdempotentClaim = { key, fingerprint: options.fingerprint, claimedAt: now }
+          const claimed: IdempotentClaim = { key, fingerprint: requestFingerprint, claimedAt: now }
           const exit = yield* Effect.exit(Effect.provideService(work, IdempotentRequest, claimed))
           const response = keptResponse(successStatus, exit)
           if (response === undefined) yield* store.abandon(accountId, key)

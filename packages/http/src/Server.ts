@@ -8,13 +8,7 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
-import {
-  AuthenticationLive,
-  ControlAuthenticationLive,
-  KeyAuthenticator,
-  KeyCheckLive,
-  OptionalAuthenticationLive
-} from "./Authentication.ts"
+import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
 import { GlobalMiddleware } from "./GlobalMiddleware.ts"
 import { NotificationsHandlers, WebhooksHandlers } from "./handlers/AccountHandlers.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
@@ -51,15 +45,14 @@ export const ContractHandlers = Layer.mergeAll(
 
 /**
  * The API's middlewares, sharing one rate limiter; the key authenticator is kept for the global
- * middleware. `ControlAuthentication` reads `ControlAccess`, which a server with operator routes provides.
+ * middleware, and both for the middlewares a composing server adds (`makeRefusals`).
  */
 export const ApiMiddlewares = Layer.mergeAll(
   AuthenticationLive,
   OptionalAuthenticationLive,
   KeyCheckLive,
-  ControlAuthenticationLive,
   RequestValidationLive
-).pipe(Layer.provide(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
+).pipe(Layer.provideMerge(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
 const documents: ReadonlyArray<ServedRoute> = [{ method: "GET", path: OPENAPI_PATH }, {
   method: "GET",

@@ -1,7 +1,9 @@
 /**
  * @swapdesk/http: the REST contract as an `HttpApi` definition, its handlers and server layers,
- * and a typed client. It runs on whatever implements the core's ports; the simulator-backed
- * standalone server is `@swapdesk/server`.
+ * and a typed client. It runs on whatever implements the core's ports, and on any platform: it
+ * imports no Node module. Node's own pieces (parser refusals, graceful shutdown, Node's
+ * `SecretHasher`) are in `@swapdesk/http/node`; the simulator-backed standalone server is
+ * `@swapdesk/server`.
  */
 export * from "./api/Api.ts"
 export * from "./api/ApiErrors.ts"
@@ -9,16 +11,14 @@ export * from "./api/Envelope.ts"
 export * from "./api/Examples.ts"
 export * from "./api/RequestValidation.ts"
 export * from "./api/Security.ts"
-export { hashSecret, KeyAuthenticator } from "./Authentication.ts"
+export { KeyAuthenticator, makeRefusals } from "./Authentication.ts"
 export * from "./Client.ts"
-export * from "./ClientErrors.ts"
 export * from "./Cors.ts"
-export * from "./GracefulShutdown.ts"
 export { makeResponder, type Responder } from "./handlers/Respond.ts"
 export { Backend } from "./handlers/SystemHandlers.ts"
 export { type IdempotentClaim, IdempotentRequest, keptResponse } from "./Idempotency.ts"
 export * as Logging from "./Logging.ts"
-export { RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
+export { RateLimiter, RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
 export * as ApiHandlers from "./requestPath/ApiHandlers.ts"
 export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
 export * from "./SecurityHeaders.ts"

@@ -5,18 +5,17 @@
  * mode nothing moves until `/v1/sim/clock/advance`.
  */
 import { layerWebhookSender } from "@swapdesk/channels"
-import { ApiKeyRepository, ChannelTransport, IdGenerator, rateLimitsPerMinute } from "@swapdesk/core"
+import { ApiKeyRepository, ChannelTransport, IdGenerator, rateLimitsPerMinute, SecretHasher } from "@swapdesk/core"
 import {
   ApiMiddlewares,
   Backend,
   ContractHandlers,
-  ControlAccess,
   CorsOrigins,
-  hashSecret,
   RateLimits,
   type RateLimitSettings,
   serveApi
 } from "@swapdesk/http"
+import { sha256Hex } from "@swapdesk/http/node"
 import {
   layerSimulator,
   type ScenarioFile,
@@ -31,17 +30,22 @@ import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
+import { ControlAccess, ControlAuthenticationLive } from "./ControlAuthentication.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
 import { JournalReplay, layerJournaled, restoringAdapters } from "./JournaledWorld.ts"
+
+/** Node's SHA-256: authentication hashes the key of every request that carries one (docs/performance.md). */
+const nodeHasher: SecretHasher["Service"] = { sha256Hex }
 
 /** How often the realtime driver catches the market up with the wall clock. */
 const REALTIME_STEP_MS = 50
 
-/** The scenario's API keys, stored as hashes only. */
+/** The scenario's API keys, stored as hashes only, by the hasher that creates and authenticates keys. */
 const SeedApiKeys = (scenario: ScenarioFile) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const keys = yield* ApiKeyRepository
     const ids = yield* IdGenerator
+    const hasher = yield* SecretHasher
     const sim = yield* SimulationState
     for (const account of scenario.accounts ?? []) {
       for (const key of account.apiKeys ?? []) {
@@ -51,7 +55,7 @@ const SeedApiKeys = (scenario: ScenarioFile) =>
           name: key.name,
           prefix: key.key.slice(0, 12),
           last4: key.key.slice(-4),
-          secretHash: hashSecret(key.key),
+          secretHash: hasher.sha256Hex(key.key),
           scopes: key.scopes,
           createdAt: sim.startMs,
           lastUsedAt: null,
@@ -93,6 +97,11 @@ export interface SimulatorAppOptions<E = never> {
    * a loopback address) or merely accept it; open to all unless given (docs/simulator.md#control-routes).
    */
   readonly control?: { readonly key: string; readonly required: boolean } | undefined
+  /**
+   * How API keys' secrets are hashed, for the scenario's keys, the keys created through the API and
+   * every request's authentication alike; Node's SHA-256 (`@swapdesk/http/node`) unless given.
+   */
+  readonly secretHasher?: SecretHasher["Service"] | undefined
   /** How many entries the event log and the outbox each keep (`SIM_LOG_MAX`). */
   readonly logMax?: number | undefined
   /** The origins browsers may call the API from (`CORS_ORIGINS`); none unless given. */
@@ -137,7 +146,11 @@ export const simulatorApp = <E = never>(
   const adapters = options.adapters ?? webhooksOnly
   const durable = options.durable
   const simulator = (adapters: SimulatorAdapters, snapshot?: WorldSnapshot) =>
-    layerSimulator(scenario, adapters, options.repositories, { logMax: options.logMax, snapshot })
+    layerSimulator(scenario, adapters, options.repositories, {
+      logMax: options.logMax,
+      snapshot,
+      secretHasher: options.secretHasher ?? nodeHasher
+    })
   // Seeded keys draw their ids first (on a new world: a snapshot holds them and the id stream past
   // them), then the journal replays, then the realtime clock runs on.
   const startup = (restore: boolean, snapshot: WorldSnapshot | undefined) =>
@@ -157,9 +170,9 @@ export const simulatorApp = <E = never>(
   return Layer.merge(serveApi(SimulatorBackedApi), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
-    Layer.provide(ApiMiddlewares.pipe(
-      Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario))),
-      Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false }))
+    Layer.provide(ControlAuthenticationLive.pipe(
+      Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false })),
+      Layer.provideMerge(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario)))))
     )),
     Layer.provideMerge(world as Layer.Layer<Layer.Success<ReturnType<typeof layerSimulator>>, E>)
   )

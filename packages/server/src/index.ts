@@ -4,5 +4,6 @@
  * typed client for both. `swapdesk-server` (this package's `main.ts`) runs it from the shell.
  */
 export * from "./api/SimulatorApi.ts"
+export * from "./ControlAuthentication.ts"
 export * from "./SimulatorClient.ts"
 export * from "./SimulatorServer.ts"

@@ -20,7 +20,8 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
-import { ClientErrors, gracefulShutdown, Logging, parseCorsOrigins as corsOriginsOf, serve } from "@swapdesk/http"
+import { Logging, parseCorsOrigins as corsOriginsOf, serve } from "@swapdesk/http"
+import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import {
   decodeScenario,
   demoScenario,

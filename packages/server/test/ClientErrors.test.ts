@@ -7,7 +7,8 @@
 // since an HTTP client cannot send a malformed request.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, layer } from "@effect/vitest"
-import { ClientErrors, serve } from "@swapdesk/http"
+import { serve } from "@swapdesk/http"
+import { ClientErrors } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer } from "node:http"

@@ -5,7 +5,8 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { OrderRepository, TradeRepository } from "@swapdesk/core"
-import { ClientErrors, serve } from "@swapdesk/http"
+import { serve } from "@swapdesk/http"
+import { ClientErrors } from "@swapdesk/http/node"
 import { type ScenarioFile, type Simulation, SimulationState, type SimulatorRepositories } from "@swapdesk/simulator"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"

@@ -151,21 +151,26 @@ const clock = Layer.effect(
 )
 
 /**
- * Every port the simulation implements, and the test-key environment; requires `SimulationState`
- * and the real channels the deployment configured (`ChannelTransport`).
+ * Every port the simulation implements, with `hasher` as the `SecretHasher`, and the test-key
+ * environment; requires `SimulationState` and the real channels the deployment configured
+ * (`ChannelTransport`).
  */
-export const layerPorts = notifier.pipe(
-  Layer.provideMerge(Layer.mergeAll(
-    priceFeed,
-    chain,
-    wallets,
-    orderSigner,
-    domainEvents,
-    ids,
-    clock,
-    timer,
-    secretHasher,
-    // Keys created on the simulator are test keys: `sd_test_…`.
-    Layer.succeed(ApiKeyEnvironment, "test")
-  ))
-)
+export const layerPortsWith = (hasher: Layer.Layer<SecretHasher>) =>
+  notifier.pipe(
+    Layer.provideMerge(Layer.mergeAll(
+      priceFeed,
+      chain,
+      wallets,
+      orderSigner,
+      domainEvents,
+      ids,
+      clock,
+      timer,
+      hasher,
+      // Keys created on the simulator are test keys: `sd_test_…`.
+      Layer.succeed(ApiKeyEnvironment, "test")
+    ))
+  )
+
+/** Every port the simulation implements, keys hashed by noble's SHA-256 (`layerPortsWith`). */
+export const layerPorts = layerPortsWith(secretHasher)

@@ -12,10 +12,11 @@ import {
   layerMemoryRepositories,
   noNotifications,
   RestoredIndexes,
+  SecretHasher,
   WebhookTransport
 } from "@swapdesk/core"
 import { Effect, Layer } from "effect"
-import { layerPorts } from "./Ports.ts"
+import { layerPorts, layerPortsWith } from "./Ports.ts"
 import type { ScenarioFile } from "./Scenario.ts"
 import type { SimulationOptions } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
@@ -46,6 +47,11 @@ export interface SimulatorOptions extends SimulationOptions {
    * accounts are not seeded again.
    */
   readonly snapshot?: WorldSnapshot | undefined
+  /**
+   * How API keys' secrets are hashed (`SecretHasher`): noble's SHA-256 unless given. A server gives
+   * the hasher its authentication uses, so that keys created here sign in there.
+   */
+  readonly secretHasher?: SecretHasher["Service"] | undefined
 }
 
 /** The real channels and the webhook sender a simulated deployment uses. */
@@ -70,7 +76,10 @@ export const layerSimulator = <E = never>(
 ) => {
   const snapshot = options.snapshot
   const simulation = SimulationState.layerFrom(scenario, snapshot?.simulation, options)
-  const world = Layer.mergeAll(layerPorts, repositories).pipe(
+  const ports = options.secretHasher === undefined
+    ? layerPorts
+    : layerPortsWith(Layer.succeed(SecretHasher, options.secretHasher))
+  const world = Layer.mergeAll(ports, repositories).pipe(
     Layer.provideMerge(simulation),
     Layer.provideMerge(adapters),
     // This world's own count, which `takeWorldSnapshot` reads.

@@ -70,28 +70,9 @@ export class OptionalAuthentication
 {}
 
 /**
- * Public routes outside the rate limits (health, the simulator's controls): no key is needed and
- * none is counted, but a present invalid one is still refused.
+ * Public routes outside the rate limits (health): no key is needed and none is counted, but a
+ * present invalid one is still refused.
  */
 export class KeyCheck extends HttpApiMiddleware.Service<KeyCheck>()("@swapdesk/http/KeyCheck", {
   error: [Unauthorized]
 }) {}
-
-/**
- * Who may use operator routes (the simulator's controls): with `required`, only
- * `Authorization: Bearer <key>` (off a loopback address); without, anyone, and `key`, if set, is
- * accepted beside a valid API key.
- */
-export const ControlAccess = Context.Reference<
-  { readonly key: string | undefined; readonly required: boolean }
->("@swapdesk/http/ControlAccess", { defaultValue: () => ({ key: undefined, required: false }) })
-
-/**
- * Operator routes (the simulator's controls): open unless `ControlAccess` requires its key, as on a
- * loopback address, where a present header must still be a valid API key or the operator's key;
- * otherwise they take only the operator's key and are rate limited like unauthenticated calls.
- */
-export class ControlAuthentication extends HttpApiMiddleware.Service<ControlAuthentication>()(
-  "@swapdesk/http/ControlAuthentication",
-  { error: [Unauthorized, TooManyRequests] }
-) {}

@@ -9,8 +9,10 @@ import { KeyCheck } from "./Security.ts"
 export const HealthView = Schema.Struct({
   status: Schema.Literal("ok"),
   version: Schema.String,
-  /** `simulator` when the server runs on the built-in simulator. */
-  backend: Schema.Literals(["simulator", "custom"]),
+  /** What the service runs on (`Backend`): named by the server that composes the routes. */
+  backend: Schema.String.annotate({
+    description: "What the service runs on: `simulator` on the built-in simulator, `custom` on other adapters"
+  }),
   time: Schema.String
 })
 export type HealthView = typeof HealthView.Type

@@ -6,7 +6,7 @@ import { orderListView, Orders, orderView } from "@swapdesk/core"
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
-import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import { makeIdempotency } from "../Idempotency.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
@@ -21,7 +21,8 @@ export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>
           idempotent({
             accountId: p.accountId,
             key: headers["idempotency-key"],
-            fingerprint: fingerprint("POST /v1/orders", payload),
+            operation: "POST /v1/orders",
+            body: payload,
             successStatus: 201,
             work: orApiError(Effect.flatMap(orders.create(p.accountId, payload), (order) => envelope(orderView(order))))
           })))

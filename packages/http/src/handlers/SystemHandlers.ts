@@ -8,8 +8,11 @@ import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { VERSION } from "../Version.ts"
 import { makeResponder } from "./Respond.ts"
 
-/** What the server runs on, for `/v1/health`. */
-export const Backend = Context.Reference<"simulator" | "custom">("@swapdesk/http/Backend", {
+/**
+ * What the service runs on, as `/v1/health` reports it: `"custom"` unless the server that composes
+ * the routes names its backend (`@swapdesk/server` provides `"simulator"`).
+ */
+export const Backend = Context.Reference<string>("@swapdesk/http/Backend", {
   defaultValue: () => "custom"
 })
 

@@ -6,7 +6,7 @@ import { quoteView, tradeCreatedView, tradeListView, Trades, tradeView } from "@
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
-import { fingerprint, makeIdempotency } from "../Idempotency.ts"
+import { makeIdempotency } from "../Idempotency.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
@@ -22,7 +22,8 @@ export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>
           idempotent({
             accountId: p.accountId,
             key: headers["idempotency-key"],
-            fingerprint: fingerprint("POST /v1/trades", payload),
+            operation: "POST /v1/trades",
+            body: payload,
             successStatus: 201,
             work: orApiError(
               Effect.flatMap(trades.create(p.accountId, payload), (trade) => envelope(tradeCreatedView(trade)))

@@ -12,8 +12,8 @@
  * and the global middleware (around it) hold, and a property on it costs nothing to look up.
  */
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { createHash } from "node:crypto"
 import { CORS_EXPOSED_HEADERS } from "../Cors.ts"
+import { sha256Base64 } from "../Digest.ts"
 import { pageSecurityHeaders, SECURITY_HEADERS } from "../SecurityHeaders.ts"
 
 /** The rate limiter's decision on one request, as its headers state it. */
@@ -57,7 +57,7 @@ export const addRateLimitHeaders = (
 const docsPolicyOf = (page: string): string => {
   const hashes = (tag: "script" | "style") =>
     [...page.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))]
-      .map((match) => `'sha256-${createHash("sha256").update(match[1]!).digest("base64")}'`)
+      .map((match) => `'sha256-${sha256Base64(match[1]!)}'`)
       .join(" ")
   return [
     "default-src 'none'",

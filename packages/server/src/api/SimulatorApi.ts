@@ -9,7 +9,6 @@ import {
   BadRequest,
   bodyErrors,
   Conflict,
-  ControlAuthentication,
   Envelope,
   NotFound,
   operationExamples,
@@ -17,6 +16,7 @@ import {
 } from "@swapdesk/http"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { ControlAuthentication } from "../ControlAuthentication.ts"
 
 const PositiveFinite = Schema.Finite.check(Schema.isGreaterThan(0, { message: "must be greater than 0" }))
 /**

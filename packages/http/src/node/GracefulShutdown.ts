@@ -9,18 +9,37 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { Server as NetServer, type Socket } from "node:net"
+import { type ResponsesInFlight, responsesInFlight } from "./ResponsesInFlight.ts"
 
 /** How long `drain` waits by default for open connections to finish. */
 export const SHUTDOWN_LIMIT_MS = 30_000
 
-/** The response Node is writing on `socket`, if any (the field Node's own `clientError` default reads). */
-const responseOn = (socket: Socket): ServerResponse<IncomingMessage> | null =>
-  (socket as { readonly _httpMessage?: ServerResponse<IncomingMessage> | null })._httpMessage ?? null
+/** Announces `Connection: close` on `response` if its head is not yet sent; whether it could. */
+const announceClose = (response: ServerResponse<IncomingMessage>): boolean => {
+  if (response.headersSent) return false
+  response.setHeader("connection", "close")
+  return true
+}
 
-/** Makes `response` the connection's last: announced if its head is not yet sent, else closed after it. */
-const lastOnConnection = (response: ServerResponse<IncomingMessage>) => {
-  if (!response.headersSent) response.setHeader("connection", "close")
-  else (response as { _last?: boolean })._last = true
+/** Ends `socket` once what was written to it is sent, and closes it then, as Node does after a last response. */
+const closeSoon = (socket: Socket) => {
+  if (!socket.writable) return
+  socket.once("finish", () => socket.destroy())
+  socket.end()
+}
+
+/**
+ * Makes `socket` close after the responses it owes: the first whose head is still unsent announces
+ * `Connection: close` (Node closes the connection after it); when every head is already sent, the
+ * connection is closed once the last has finished, unless a request that arrived meanwhile (and
+ * announces it) is owed an answer.
+ */
+const lastOnConnection = (socket: Socket, inFlight: ResponsesInFlight) => {
+  const owed = inFlight.on(socket).filter((response) => !response.writableFinished)
+  if (owed.length === 0 || owed.some(announceClose)) return
+  owed.at(-1)!.once("finish", () => {
+    if (inFlight.current(socket) === undefined) closeSoon(socket)
+  })
 }
 
 export interface GracefulShutdown {
@@ -38,18 +57,16 @@ export const gracefulShutdown = (server: Server): GracefulShutdown => {
   })
   // First among the request listeners, so the header is set before any handler writes the head.
   server.prependListener("request", (_request, response) => {
-    if (draining) lastOnConnection(response)
+    if (draining) announceClose(response)
   })
+  const inFlight = responsesInFlight(server)
   const drain = (limitMs = SHUTDOWN_LIMIT_MS) =>
     new Promise<void>((resolve) => {
       draining = true
       // `net.Server`'s own close stops accepting without closing the idle connections, as
       // `http.Server`'s does; they close at `keepAliveTimeout` or after their next response.
       if (server.listening) NetServer.prototype.close.call(server)
-      for (const socket of connections) {
-        const response = responseOn(socket)
-        if (response !== null) lastOnConnection(response)
-      }
+      for (const socket of connections) lastOnConnection(socket, inFlight)
       const done = () => {
         clearInterval(check)
         clearTimeout(limit)

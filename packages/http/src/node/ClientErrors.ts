@@ -18,8 +18,9 @@ import { errorCatalogue, type ErrorCode, MarketClock } from "@swapdesk/core"
 import { Effect, FiberSet, Layer } from "effect"
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
-import { errorBody } from "./api/ApiErrors.ts"
-import { requestIdFrom } from "./GlobalMiddleware.ts"
+import { errorBody } from "../api/ApiErrors.ts"
+import { requestIdFrom } from "../GlobalMiddleware.ts"
+import { type ResponsesInFlight, responsesInFlight } from "./ResponsesInFlight.ts"
 
 /** What Node reports with `clientError`: a parse error carries an `HPE_…` code. */
 interface ClientError extends Error {
@@ -100,19 +101,12 @@ const endWith = (socket: Duplex, response: string) => {
 }
 
 /**
- * The response Node is writing on `socket`, if any. Node's own `clientError` default reads this
- * same field; there is no public one, and tracking every request to learn it would cost each one.
- */
-const responseInProgress = (socket: Duplex): ServerResponse<IncomingMessage> | null =>
-  (socket as { readonly _httpMessage?: ServerResponse<IncomingMessage> | null })._httpMessage ?? null
-
-/**
  * The id of the request whose bytes were refused: when they are the body of the request being
  * answered, that request's own (the client's `X-Request-Id` if valid); else a new one, as no
  * header of the refused request was read.
  */
-const refusedRequestId = (socket: Duplex): string => {
-  const request = responseInProgress(socket)?.req
+const refusedRequestId = (response: ServerResponse<IncomingMessage> | undefined): string => {
+  const request = response?.req
   const incoming = request !== undefined && !request.complete ? request.headers["x-request-id"] : undefined
   return requestIdFrom(typeof incoming === "string" ? incoming : undefined)
 }
@@ -124,16 +118,29 @@ const refusedRequestId = (socket: Duplex): string => {
  * answer: written now if it has not begun, else the connection is dropped, as a response cannot be
  * replaced halfway.
  */
-const whenAnswerable = (socket: Duplex, answer: () => void): void => {
+const whenAnswerable = (
+  socket: Duplex,
+  inFlight: ResponsesInFlight,
+  answer: (response: ServerResponse<IncomingMessage> | undefined) => void
+): void => {
   if (!socket.writable) {
     socket.destroy()
     return
   }
-  const response = responseInProgress(socket)
-  if (response === null) answer()
-  else if (response.req.complete) response.once("close", () => whenAnswerable(socket, answer))
+  const response = inFlight.current(socket)
+  if (response === undefined) answer(undefined)
+  else if (response.req.complete) response.once("close", () => whenAnswerable(socket, inFlight, answer))
   else if (response.headersSent) socket.destroy()
-  else answer()
+  else answer(response)
+}
+
+/** What `ClientErrors` must know of the server that Node does not tell. */
+export interface ClientErrorsOptions {
+  /**
+   * The `maxHeaderSize` the server was created with, which an oversized head's refusal states;
+   * Node's own limit (`http.maxHeaderSize`, which `--max-http-header-size` sets) unless given.
+   */
+  readonly maxHeaderSize?: number | undefined
 }
 
 /**
@@ -151,21 +158,26 @@ const whenAnswerable = (socket: Duplex, answer: () => void): void => {
  * layer does not belong on a server that is also a proxy. HTTP/1.1 only: HTTP/2 reports its errors
  * per session.
  */
-export const ClientErrors = (server: Server): Layer.Layer<never, never, MarketClock> =>
+export const ClientErrors = (
+  server: Server,
+  options: ClientErrorsOptions = {}
+): Layer.Layer<never, never, MarketClock> =>
   Layer.effectDiscard(Effect.gen(function*() {
+    const headerLimitBytes = options.maxHeaderSize ?? maxHeaderSize
     const clock = yield* MarketClock
     const run = yield* FiberSet.makeRuntime()
+    const inFlight = responsesInFlight(server)
     // Node reports every later chunk of a refused request again; one answer per connection.
     const refused = new WeakSet<Duplex>()
 
     const refuse = (socket: Duplex, refusal: Refusal) =>
-      whenAnswerable(socket, () =>
+      whenAnswerable(socket, inFlight, (response) =>
         run(
           clock.now.pipe(
             Effect.flatMap((atMs) =>
               Effect.sync(() =>
                 socket.writable
-                  ? endWith(socket, rawResponse(refusal, atMs, refusedRequestId(socket)))
+                  ? endWith(socket, rawResponse(refusal, atMs, refusedRequestId(response)))
                   : socket.destroy()
               )
             ),
@@ -179,7 +191,6 @@ export const ClientErrors = (server: Server): Layer.Layer<never, never, MarketCl
       if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
         refuse(socket, requestTimeout)
       } else if (error.code?.startsWith("HPE_") === true) {
-        const headerLimitBytes = (server as { readonly maxHeaderSize?: number }).maxHeaderSize ?? maxHeaderSize
         refuse(socket, refusalOf(error, headerLimitBytes))
       } else {
         // The connection itself failed (reset, broken pipe): there is no one to answer.
