@@ -1,7 +1,7 @@
 /**
  * The handler table the request path (`ApiRoutes.ts`) serves: each group's handlers, typed from the
  * `HttpApi` definition and kept in context under a key of swapdesk's own, so that serving a
- * definition reads nothing Effect does not publish. It replaces `HttpApiBuilder.group`, with the
+ * definition reads nothing Effect does not publish. It stands where `HttpApiBuilder.group` would, with the
  * same shape of code at the call site:
  *
  * ```ts
