@@ -3,8 +3,8 @@
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
 // history files; http: core and a SHA-256, with Node's built-ins only behind its `@swapdesk/http/node`
 // entry, whose main entry reaches none; channels: core, Node and its two providers' libraries; store: core,
-// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect
-// and Node for the layer that serves it), every package it imports is declared in its manifest,
+// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect,
+// Node and http's security headers for the layer that serves it), every package it imports is declared in its manifest,
 // and nothing it declares at run time goes unused. The web app itself (packages/web/src/app)
 // imports only its browser libraries: it reaches the server through the public API, never our
 // code. A new import across a boundary
@@ -47,7 +47,7 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "@swapdesk/web",
     "node:"
   ],
-  web: ["effect", "node:", "preact", "@preact/signals", "lightweight-charts"]
+  web: ["effect", "node:", "preact", "@preact/signals", "lightweight-charts", "@swapdesk/http"]
 }
 
 const sourcesOf = (dir: string): ReadonlyArray<string> =>

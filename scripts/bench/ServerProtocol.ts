@@ -9,17 +9,16 @@ export const MARKET_DATA_PATH = "/v1/market-data?token=SOL"
 /**
  * Which servers a process runs. Each group has a process of its own, so that no server's code is
  * warmed up (and its call sites made polymorphic) by another's load, as none is in production:
- * - `api`: the swapdesk server on its default request path (`ApiRoutes`), which the targets hold;
+ * - `api`: the swapdesk server, which the targets hold;
  * - `raw`: `node:http` answering the market-data bytes, the baseline;
- * - `comparisons`: the `effect/http` and HttpApi floors answering the same bytes, and the swapdesk
- *   server on the `HttpApiBuilder` request path.
+ * - `comparisons`: the `effect/http` and HttpApi floors answering the same bytes.
  */
 export type ServerGroup = "api" | "raw" | "comparisons"
 
 /** The servers each group answers on. */
 export interface ServerUrls {
   readonly api: {
-    /** The swapdesk server, on its default request path (`ApiRoutes`). */
+    /** The swapdesk server. */
     readonly apiUrl: string
   }
   readonly raw: {
@@ -33,8 +32,6 @@ export interface ServerUrls {
     readonly apiFloorUrl: string
     /** The same endpoint served by swapdesk's `ApiRoutes`. */
     readonly routesFloorUrl: string
-    /** The swapdesk server on the `HttpApiBuilder` request path (Effect's builder). */
-    readonly builderApiUrl: string
   }
 }
 

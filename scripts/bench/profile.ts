@@ -5,7 +5,7 @@
  * autocannon loads it. Writes `.reports/profiles/<route>.cpuprofile` (open it in Chrome DevTools or
  * speedscope) and prints where the time went.
  *
- *   pnpm exec node scripts/bench/profile.ts [market-data|trade|market-data-builder|trade-builder|routes-floor|api-floor|floor|raw]... [--seconds N]
+ *   pnpm exec node scripts/bench/profile.ts [market-data|trade|routes-floor|api-floor|floor|raw]... [--seconds N]
  */
 import { mkdirSync } from "node:fs"
 import { readFileSync } from "node:fs"
@@ -20,9 +20,7 @@ const routes = {
   "api-floor": "apiFloor",
   "routes-floor": "routesFloor",
   "market-data": "marketData",
-  trade: "tradeRead",
-  "market-data-builder": "marketDataBuilder",
-  "trade-builder": "tradeReadBuilder"
+  trade: "tradeRead"
 } as const
 type Route = keyof typeof routes
 const isRoute = (name: string): name is Route => Object.hasOwn(routes, name)

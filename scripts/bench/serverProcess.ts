@@ -4,7 +4,7 @@
  * their CPU and no group's load shapes another's compiled code:
  *
  * - `api`: the swapdesk server on a manual-clock copy of the demo scenario, built and served as
- *   `packages/server/src/main.ts` serves it, on its default request path (`ApiRoutes`);
+ *   `packages/server/src/main.ts` serves it;
  * - `raw`: a raw `node:http` server answering the bytes the swapdesk server gave for
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
  * - `comparisons`: an `effect/http` router answering the same bytes from one route, with no
@@ -12,15 +12,15 @@
  *   tells how much of the gap to raw is the framework's and how much is swapdesk's); two
  *   `effect/http-api` servers with one endpoint (`GET /v1/market-data`, its query decoded by a
  *   one-field schema) answering the same bytes, with no middleware or domain, one served by Effect's
- *   `HttpApiBuilder` and one by swapdesk's `ApiRoutes` (what each adds to a request); and the
- *   swapdesk server on the `HttpApiBuilder` request path, on a simulation of its own.
+ *   `HttpApiBuilder` and one by swapdesk's `ApiRoutes` (what each adds to a request).
  *
  * The group is the first argument; `raw` and `comparisons` take the bytes to answer, base64, as the
  * second. Spoken to over the IPC channel. Started by `http.ts` and `profile.ts`; not meant to be
  * run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { ApiRoutes, serve } from "@swapdesk/http"
+import { MarketClock } from "@swapdesk/core"
+import { ApiHandlers, ApiRoutes, serve } from "@swapdesk/http"
 import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
@@ -130,13 +130,6 @@ const startApi = () => {
   )
 }
 
-/** The swapdesk server on the `HttpApiBuilder` request path, on a simulation of its own. */
-const startBuilderApi = () =>
-  Effect.map(
-    Layer.build(serve(simulatorApp(scenario, { requestPath: "HttpApiBuilder" })).pipe(Layer.provideMerge(listen()))),
-    (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
-  )
-
 /** The `effect/http` floor: one route, the same bytes. */
 const startFloor = (body: Uint8Array) =>
   startOn(
@@ -149,15 +142,25 @@ const startFloor = (body: Uint8Array) =>
  */
 const startApiFloor = (body: Uint8Array, builder: "HttpApiBuilder" | "ApiRoutes") => {
   const response = HttpServerResponse.uint8Array(body, { contentType: "application/json" })
-  const handlers = HttpApiBuilder.group(
+  if (builder === "HttpApiBuilder") {
+    const handlers = HttpApiBuilder.group(
+      FloorApi,
+      "market",
+      (group) => group.handle("marketData", () => Effect.succeed(response))
+    )
+    return startOn(HttpApiBuilder.layer(FloorApi).pipe(Layer.provide(handlers)))
+  }
+  const handlers = ApiHandlers.group(
     FloorApi,
     "market",
-    (group) => group.handle("marketData", () => Effect.succeed(response))
+    (group) => Effect.succeed(group.handle("marketData", () => Effect.succeed(response)))
   )
-  const routes = builder === "HttpApiBuilder"
-    ? HttpApiBuilder.layer(FloorApi)
-    : ApiRoutes.layer(FloorApi, { openapiPath: "/openapi.json" })
-  return startOn(routes.pipe(Layer.provide(handlers)))
+  return startOn(
+    ApiRoutes.layer(FloorApi, { openapiPath: "/openapi.json" }).pipe(
+      Layer.provide(handlers),
+      Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(0) }))
+    )
+  )
 }
 
 const [group, bodyBase64] = process.argv.slice(2) as [ServerGroup, string | undefined]
@@ -177,8 +180,7 @@ const startGroup = (): Effect.Effect<ServerUrls[ServerGroup], unknown, Scope.Sco
       return Effect.all({
         floorUrl: startFloor(body()),
         apiFloorUrl: startApiFloor(body(), "HttpApiBuilder"),
-        routesFloorUrl: startApiFloor(body(), "ApiRoutes"),
-        builderApiUrl: startBuilderApi()
+        routesFloorUrl: startApiFloor(body(), "ApiRoutes")
       })
   }
 }

@@ -13,7 +13,7 @@
 import { type Plan, RateLimited, rateLimitsPerMinute } from "@swapdesk/core"
 import { Clock, Context, Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { recordRateLimit } from "./ResponseStamp.ts"
+import { recordRateLimit } from "./middleware/ResponseStamp.ts"
 
 export interface RateLimitSettings {
   readonly enabled: boolean

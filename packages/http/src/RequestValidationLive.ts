@@ -10,7 +10,7 @@ import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, errorBody } from "./api/ApiErrors.ts"
 import { RequestValidation } from "./api/RequestValidation.ts"
-import { UNPARSEABLE_BODY } from "./requestPath/EffectInternals.ts"
+import { UNPARSEABLE_BODY } from "./requestPath/ApiRoutes.ts"
 
 /** A body that is not JSON is reported as this issue. */
 const isUnparseableBody = (issue: SchemaIssue.Issue): boolean =>

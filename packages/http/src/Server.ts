@@ -6,10 +6,10 @@
 import { DomainLive } from "@swapdesk/core"
 import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { type HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
+import { HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
 import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
-import { GlobalMiddleware, type RouteSource, routeTable } from "./GlobalMiddleware.ts"
+import { GlobalMiddleware } from "./GlobalMiddleware.ts"
 import { NotificationsHandlers, WebhooksHandlers } from "./handlers/AccountHandlers.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
 import { ApiKeysHandlers } from "./handlers/ApiKeysHandlers.ts"
@@ -18,13 +18,9 @@ import { OrdersHandlers } from "./handlers/OrdersHandlers.ts"
 import { PortfolioHandlers } from "./handlers/PortfolioHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
+import { type ServedRoute, unservedMethods } from "./middleware/Preflight.ts"
 import { RateLimiter } from "./RateLimiter.ts"
-import {
-  type PlatformOf,
-  type RequestPath,
-  requestPathLayer,
-  type ServedApiRequirements
-} from "./requestPath/RequestPath.ts"
+import * as ApiRoutes from "./requestPath/ApiRoutes.ts"
 import { RequestValidationLive } from "./RequestValidationLive.ts"
 
 /** What the global middleware takes from the server's world. */
@@ -58,34 +54,35 @@ export const ApiMiddlewares = Layer.mergeAll(
   RequestValidationLive
 ).pipe(Layer.provideMerge(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
-/** How `serveApi` serves an API: by which request path (`"ApiRoutes"` unless given). */
-export interface ServeApiOptions<P extends RequestPath = RequestPath> {
-  readonly requestPath?: P | undefined
+const documents: ReadonlyArray<ServedRoute> = [{ method: "GET", path: OPENAPI_PATH }, {
+  method: "GET",
+  path: DOCS_PATH
+}]
+
+/** Every route of `api`, with the documents beside it. */
+const servedRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+): ReadonlyArray<ServedRoute> => {
+  const served: Array<ServedRoute> = []
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => served.push({ method: endpoint.method, path: endpoint.path })
+  })
+  return [...served, ...documents]
 }
 
-const documents = [{ method: "GET", path: OPENAPI_PATH }, { method: "GET", path: DOCS_PATH }]
-
 /**
- * An API's routes, its OpenAPI document, Swagger UI and the global middleware. The request path
- * (`requestPath/RequestPath.ts`) is `"ApiRoutes"` unless `options` choose Effect's
- * `HttpApiBuilder`, which also needs the platform services a server layer provides.
+ * An API's routes (`requestPath/ApiRoutes.ts`), its OpenAPI document, Swagger UI, the routes of the
+ * methods their paths lack (`middleware/Preflight.ts`) and the global middleware.
  */
-export const serveApi = <
-  Id extends string,
-  Groups extends HttpApiGroup.Constraint,
-  P extends RequestPath = "ApiRoutes"
->(
-  api: HttpApi.HttpApi<Id, Groups>,
-  options: ServeApiOptions<P> = {}
-): Layer.Layer<never, never, ServedApiRequirements<Id, Groups> | GlobalMiddlewareRequirements | PlatformOf<P>> =>
+export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>
+): Layer.Layer<never, never, ApiRoutes.ServedApiRequirements<Groups> | GlobalMiddlewareRequirements> =>
   Layer.mergeAll(
-    requestPathLayer(api, { openapiPath: OPENAPI_PATH, requestPath: options.requestPath }),
+    ApiRoutes.layer(api, { openapiPath: OPENAPI_PATH }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),
-    GlobalMiddleware(
-      routeTable(api as unknown as RouteSource, documents),
-      new Set([OPENAPI_PATH, DOCS_PATH]),
-      DOCS_PATH
-    )
+    unservedMethods(servedRoutes(api)),
+    GlobalMiddleware(new Set([OPENAPI_PATH, DOCS_PATH]), DOCS_PATH)
   )
 
 /**

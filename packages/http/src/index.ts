@@ -17,17 +17,9 @@ export * from "./Cors.ts"
 export { makeResponder, type Responder } from "./handlers/Respond.ts"
 export { Backend } from "./handlers/SystemHandlers.ts"
 export { type IdempotentClaim, IdempotentRequest, keptResponse } from "./Idempotency.ts"
+export * as Logging from "./Logging.ts"
 export { RateLimiter, RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
+export * as ApiHandlers from "./requestPath/ApiHandlers.ts"
 export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
-export {
-  type BuilderPlatform,
-  DEFAULT_REQUEST_PATH,
-  isRequestPath,
-  type PlatformOf,
-  REQUEST_PATHS,
-  type RequestPath,
-  requestPathLayer,
-  type ServedApiRequirements,
-  type ServeOptions
-} from "./requestPath/RequestPath.ts"
+export * from "./SecurityHeaders.ts"
 export * from "./Server.ts"

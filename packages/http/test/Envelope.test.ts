@@ -2,11 +2,11 @@
 // around data it rendered once (successEnvelopeJson) is byte for byte JSON.stringify of the
 // envelope object (successEnvelope), for any JSON data and any instant (fast-check), and the
 // schema documents the same keys in the same order. Errors: for every error code, an API error a
-// handler fails with is answered byte for byte alike by both request paths (ApiRoutes renders the
-// envelope, Effect's HttpApiBuilder encodes it through the error's schema), and both bodies are
-// JSON.stringify of errorBody. Served through web handlers of each path.
+// handler fails with is answered byte for byte alike by ApiRoutes, which renders the envelope, and by
+// Effect's HttpApiBuilder, which encodes it through the error's schema, and both bodies are
+// JSON.stringify of errorBody. Served through web handlers of each.
 import { fc, test } from "@fast-check/vitest"
-import { errorCatalogue, type ErrorCode, toIso } from "@swapdesk/core"
+import { errorCatalogue, type ErrorCode, MarketClock, toIso } from "@swapdesk/core"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
@@ -24,6 +24,7 @@ import {
   UnsupportedMediaType
 } from "../src/api/ApiErrors.ts"
 import { Envelope, successEnvelope, successEnvelopeJson } from "../src/api/Envelope.ts"
+import * as ApiHandlers from "../src/requestPath/ApiHandlers.ts"
 import * as ApiRoutes from "../src/requestPath/ApiRoutes.ts"
 
 const instants = fc.integer({ min: Date.parse("1970-01-01T00:00:00Z"), max: Date.parse("9999-12-31T23:59:59.999Z") })
@@ -74,20 +75,28 @@ const Failing = HttpApi.make("failing").add(
   )
 )
 
-const FailingLive = HttpApiBuilder.group(Failing, "errors", (handlers) =>
-  handlers.handle("fail", ({ params }) => {
-    const code = params.code as ErrorCode
-    const ErrorClass = byStatus.get(errorCatalogue[code].status)! as unknown as new(
-      fields: ReturnType<typeof bodyOf>
-    ) => never
-    return Effect.fail(new ErrorClass(bodyOf(code)))
-  }))
+const fail = ({ params }: { readonly params: { readonly code: string } }) => {
+  const code = params.code as ErrorCode
+  const ErrorClass = byStatus.get(errorCatalogue[code].status)! as unknown as new(
+    fields: ReturnType<typeof bodyOf>
+  ) => never
+  return Effect.fail(new ErrorClass(bodyOf(code)))
+}
 
 const webHandler = (routes: Layer.Layer<never, never, never>) =>
-  HttpRouter.toWebHandler(routes.pipe(Layer.provide(FailingLive)) as never, { disableLogger: true })
+  HttpRouter.toWebHandler(routes as never, { disableLogger: true })
 
-const onApiRoutes = webHandler(ApiRoutes.layer(Failing, { openapiPath: "/openapi.json" }) as never)
-const onBuilder = webHandler(HttpApiBuilder.layer(Failing) as never)
+const onApiRoutes = webHandler(
+  ApiRoutes.layer(Failing, { openapiPath: "/openapi.json" }).pipe(
+    Layer.provide(ApiHandlers.group(Failing, "errors", (handlers) => Effect.succeed(handlers.handle("fail", fail)))),
+    Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(0) }))
+  ) as never
+)
+const onBuilder = webHandler(
+  HttpApiBuilder.layer(Failing).pipe(
+    Layer.provide(HttpApiBuilder.group(Failing, "errors", (handlers) => handlers.handle("fail", fail)))
+  ) as never
+)
 
 describe("the error envelope", () => {
   afterAll(async () => {

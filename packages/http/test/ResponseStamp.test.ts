@@ -1,62 +1,59 @@
-// Proves what the global middleware's one-step stamp relies on (src/ResponseStamp.ts): on the
-// installed Effect, `withHeaders` answers exactly what `HttpServerResponse.setHeaders` answers (the
-// same prototype, the same fields in the same order, the same headers, bodies and cookies) for
-// every kind of response the server sends, and leaves the original untouched, so that an Effect
-// upgrade which changes how a response is built fails here, by name; and the rate limiter's figures
-// recorded on a request become its headers, with `Retry-After` only over the limit. Real responses
-// and requests of the installed Effect; the headers end to end are in packages/server/test.
-import { Cookies, HttpServerRequest, HttpServerResponse } from "effect/http"
+// Proves the response stamp (src/middleware/ResponseStamp.ts): every answer gets its request id and
+// the security headers of SecurityHeaders.ts, no-store when the request carried a key, the Bearer
+// challenge on a 401, what an allowed origin's page may read (and Vary: Origin whenever origins are
+// allowed), Swagger UI's policy on its page only, over what the route set, leaving the route's own
+// response untouched (a stable view's response is shared by requests); and the rate limiter's
+// figures recorded on a request become its headers, with Retry-After only over the limit. Real
+// responses and requests of the installed Effect; the headers end to end are in packages/server/test.
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { addRateLimitHeaders, recordRateLimit, withHeaders } from "../src/ResponseStamp.ts"
+import { addRateLimitHeaders, makeStamp, recordRateLimit } from "../src/middleware/ResponseStamp.ts"
+import { SECURITY_HEADERS } from "../src/SecurityHeaders.ts"
 
-const extra = { "x-request-id": "req-1", "x-content-type-options": "nosniff", "cache-control": "no-store" }
+const request = (path = "/v1/health", headers: Record<string, string> = {}) =>
+  HttpServerRequest.fromWeb(new Request(`http://swapdesk.test${path}`, { headers }))
 
-const responses = {
-  text: () => HttpServerResponse.text("{\"a\":1}", { contentType: "application/json" }),
-  json: () => HttpServerResponse.jsonUnsafe({ a: 1 }, { status: 404, headers: { allow: "GET" } }),
-  bytes: () =>
-    HttpServerResponse.uint8Array(new Uint8Array([1, 2, 3]), {
-      contentType: "text/html; charset=utf-8",
-      headers: { "cache-control": "no-cache", "x-frame-options": "DENY" }
-    }),
-  empty: () => HttpServerResponse.empty({ status: 204 }),
-  withCookie: () =>
-    HttpServerResponse.mergeCookies(HttpServerResponse.text("x"), Cookies.fromSetCookie(["a=b; Path=/"]))
-}
+const page = "<html><script>go()</script><style>p{}</style></html>"
 
-/** Everything of a response that is sent, in a comparable form. */
-const shape = (response: HttpServerResponse.HttpServerResponse) => ({
-  prototype: Object.getPrototypeOf(response),
-  fields: Reflect.ownKeys(response),
-  headersPrototype: Object.getPrototypeOf(response.headers),
-  headers: Object.entries(response.headers),
-  status: response.status,
-  statusText: response.statusText,
-  body: response.body,
-  cookies: response.cookies
-})
+describe("the response stamp", () => {
+  const stamp = makeStamp(new Set(["https://app.example"]), "/docs")
 
-describe("withHeaders", () => {
-  for (const [kind, make] of Object.entries(responses)) {
-    it(`answers what setHeaders answers for a ${kind} response, without touching the original`, () => {
-      const original = make()
-      const before = Object.entries(original.headers)
-      const stamped = withHeaders(original, extra)
-      expect(shape(stamped)).toEqual(shape(HttpServerResponse.setHeaders(original, extra)))
-      expect(HttpServerResponse.isHttpServerResponse(stamped)).toBe(true)
-      expect(Object.entries(original.headers)).toEqual(before)
-      expect(original.headers["x-request-id"]).toBeUndefined()
+  it("adds the request id and the security headers over the route's, leaving its response as it was", () => {
+    const original = HttpServerResponse.text("{}", {
+      contentType: "application/json",
+      headers: { "x-request-id": "x" }
     })
-  }
+    const stamped = stamp(request(), "req-1", original)
+    expect(stamped.headers).toMatchObject({ "x-request-id": "req-1", ...SECURITY_HEADERS, vary: "Origin" })
+    expect(stamped.headers["cache-control"]).toBeUndefined()
+    expect(stamped.headers["access-control-allow-origin"]).toBeUndefined()
+    expect(original.headers["x-request-id"]).toBe("x")
+    expect(original.headers["x-content-type-options"]).toBeUndefined()
+  })
 
-  it("lets the stamp win over a header the route set, as setHeaders does", () => {
-    const stamped = withHeaders(responses.bytes(), { "cache-control": "no-store" })
-    expect(stamped.headers["cache-control"]).toBe("no-store")
-    expect(stamped.headers["x-frame-options"]).toBe("DENY")
+  it("adds no-store for a keyed request, the challenge on a 401 and what an allowed origin may read", () => {
+    const keyed = request("/v1/trades", { authorization: "Bearer k", origin: "https://app.example" })
+    const stamped = stamp(keyed, "req-2", HttpServerResponse.empty({ status: 401 }))
+    expect(stamped.headers).toMatchObject({
+      "cache-control": "no-store",
+      "www-authenticate": "Bearer",
+      "access-control-allow-origin": "https://app.example"
+    })
+    expect(stamp(request("/v1/trades", { origin: "https://other.example" }), "r", HttpServerResponse.empty()).headers)
+      .not.toHaveProperty("access-control-allow-origin")
+  })
+
+  it("gives Swagger UI's page a policy naming its own script and style, and nothing else one", () => {
+    const docs = stamp(request("/docs"), "r", HttpServerResponse.html(page))
+    expect(docs.headers["content-security-policy"]).toMatch(
+      /^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-/
+    )
+    expect(docs.headers["x-frame-options"]).toBe("DENY")
+    expect(stamp(request("/v1/health"), "r", HttpServerResponse.html(page)).headers).not.toHaveProperty(
+      "content-security-policy"
+    )
   })
 })
-
-const request = () => HttpServerRequest.fromWeb(new Request("http://swapdesk.test/v1/health"))
 
 describe("the rate limiter's figures", () => {
   it("add nothing to a request the limiter did not count", () => {

@@ -11,12 +11,9 @@ import {
   Backend,
   ContractHandlers,
   CorsOrigins,
-  type PlatformOf,
   RateLimits,
   type RateLimitSettings,
-  type RequestPath,
-  serveApi,
-  type ServeApiOptions
+  serveApi
 } from "@swapdesk/http"
 import { sha256Hex } from "@swapdesk/http/node"
 import {
@@ -93,8 +90,8 @@ const RealtimeDriver = Layer.effectDiscard(Effect.gen(function*() {
   yield* catchUp.pipe(Effect.repeat(Schedule.spaced(REALTIME_STEP_MS)), Effect.forkScoped)
 }))
 
-/** How the standalone server runs its simulation, beside the request path. */
-export interface SimulatorAppOptions<P extends RequestPath, E = never> extends ServeApiOptions<P> {
+/** How the standalone server runs its simulation. */
+export interface SimulatorAppOptions<E = never> {
   /**
    * The operator's key for the `/v1/sim` routes (`SIM_CONTROL_KEY`), and whether they require it (off
    * a loopback address) or merely accept it; open to all unless given (docs/simulator.md#control-routes).
@@ -138,16 +135,11 @@ export const webhooksOnly: SimulatorAdapters = Layer.merge(
 /**
  * Everything the standalone server runs on a scenario, the trading interface at `/` included;
  * provide an HTTP server to serve it.
- * `options.requestPath` chooses how the API is served (`"ApiRoutes"` unless given).
  */
-export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
+export const simulatorApp = <E = never>(
   scenario: ScenarioFile,
-  options: SimulatorAppOptions<P, E> = {}
-): Layer.Layer<
-  Layer.Success<ReturnType<typeof layerSimulator>>,
-  E,
-  HttpRouter.HttpRouter | PlatformOf<P>
-> => {
+  options: SimulatorAppOptions<E> = {}
+): Layer.Layer<Layer.Success<ReturnType<typeof layerSimulator>>, E, HttpRouter.HttpRouter> => {
   const handlers = Layer.mergeAll(ContractHandlers, SimulatorHandlers).pipe(
     Layer.provide(Layer.succeed(Backend, "simulator"))
   )
@@ -175,7 +167,7 @@ export const simulatorApp = <P extends RequestPath = "ApiRoutes", E = never>(
         Layer.provideMerge(simulator(restoringAdapters(adapters).pipe(Layer.provide(durable)), snapshot))
       )
     })).pipe(Layer.provide(durable))
-  return Layer.merge(serveApi(SimulatorBackedApi, options), InterfaceRoutes.layer()).pipe(
+  return Layer.merge(serveApi(SimulatorBackedApi), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
     Layer.provide(ControlAuthenticationLive.pipe(

@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 /**
  * The standalone server: `pnpm start`. Serves the contract, the simulator's control routes and the
- * trading interface (at `/`) on the scenario in `SCENARIO` (the built-in demo scenario when unset), at `HOST`:`PORT`, by the
- * request path `REQUEST_PATH` names (`ApiRoutes` when unset; `HttpApiBuilder` serves the API with
- * Effect's own builder, see docs/decisions.md). It sends alerts on the real channels its settings
+ * trading interface (at `/`) on the scenario in `SCENARIO` (the built-in demo scenario when unset), at
+ * `HOST`:`PORT`, logging in `LOG_FORMAT` (`text` or `json`) from `LOG_LEVEL` up (`info` unless set). It sends alerts on the real channels its settings
  * configure (`SMTP_URL`, `TELEGRAM_BOT_TOKEN`, `FCM_SERVICE_ACCOUNT` and their companions:
  * docs/alerts.md#channels). Off a loopback `HOST` the `/v1/sim` routes take
  * `SIM_CONTROL_KEY` (generated and printed once when unset); `SIM_LOG_MAX` bounds the event log and
@@ -21,14 +20,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
-import {
-  DEFAULT_REQUEST_PATH,
-  isRequestPath,
-  parseCorsOrigins as corsOriginsOf,
-  REQUEST_PATHS,
-  type RequestPath,
-  serve
-} from "@swapdesk/http"
+import { Logging, parseCorsOrigins as corsOriginsOf, serve } from "@swapdesk/http"
 import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import {
   decodeScenario,
@@ -71,7 +63,8 @@ const settings = Config.all({
   port: Config.String("PORT").pipe(Config.withDefault("3000")),
   host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
   scenario: Config.String("SCENARIO").pipe(Config.withDefault("")),
-  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault("")),
+  logFormat: Config.String("LOG_FORMAT").pipe(Config.withDefault("")),
+  logLevel: Config.String("LOG_LEVEL").pipe(Config.withDefault("")),
   controlKey: Config.String("SIM_CONTROL_KEY").pipe(Config.withDefault("")),
   logMax: Config.String("SIM_LOG_MAX").pipe(Config.withDefault("")),
   corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault("")),
@@ -194,13 +187,21 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
   }))
 }
 
-const parseRequestPath = (text: string): Effect.Effect<RequestPath, StartupFailure> => {
-  if (text === "") return Effect.succeed(DEFAULT_REQUEST_PATH)
-  return isRequestPath(text) ? Effect.succeed(text) : Effect.fail(
-    new StartupFailure({
-      message: `REQUEST_PATH must be one of ${REQUEST_PATHS.join(", ")} (found ${JSON.stringify(text)})`
-    })
-  )
+/** `LOG_FORMAT` and `LOG_LEVEL` as the server's logging. */
+const parseLogging = (format: string, level: string) => {
+  const logFormat = Logging.parseLogFormat(format)
+  const logLevel = Logging.parseLogLevel(level)
+  if (logFormat === undefined) {
+    return Effect.fail(
+      new StartupFailure({ message: `LOG_FORMAT must be text or json (found ${JSON.stringify(format)})` })
+    )
+  }
+  if (logLevel === undefined) {
+    return Effect.fail(
+      new StartupFailure({ message: `LOG_LEVEL must be error, warn, info or debug (found ${JSON.stringify(level)})` })
+    )
+  }
+  return Effect.succeed(Logging.layer(logFormat, logLevel))
 }
 
 /**
@@ -260,10 +261,9 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath, databaseUrl, ...more } =
-    yield* settings
+  const { host, port: portText, scenario: scenarioPath, databaseUrl, ...more } = yield* settings
   const port = yield* parsePort(portText)
-  const requestPath = yield* parseRequestPath(requestPathText)
+  const logging = yield* parseLogging(more.logFormat, more.logLevel)
   const logMax = yield* parseLogMax(more.logMax)
   const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
   const allowPrivateUrls = yield* parseAllowPrivateUrls(more.allowPrivateUrls)
@@ -296,7 +296,6 @@ const program = Effect.gen(function*() {
   const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), layerWebhookSender({ allowPrivateUrls }))
   const app = ClientErrors(nodeServer).pipe(
     Layer.provideMerge(simulatorApp(scenario, {
-      requestPath,
       adapters,
       repositories: stored ?? layerMemoryRepositories,
       durable: stored,
@@ -310,7 +309,7 @@ const program = Effect.gen(function*() {
   // Inside the scope, so that requests are answered before the server's layers are released.
   yield* Effect.scoped(
     Effect.andThen(
-      Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server))).pipe(
+      Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server), Layer.provide(logging))).pipe(
         // The stored world was simulated on another scenario: the operator's to fix, not a defect.
         Effect.catchDefect((defect) =>
           defect instanceof SnapshotRefused

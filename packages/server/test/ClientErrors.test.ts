@@ -14,7 +14,7 @@ import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { type AddressInfo, connect } from "node:net"
 import { simulatorApp } from "../src/SimulatorServer.ts"
-import { advance, call, requestPath, testScenario } from "./harness.ts"
+import { advance, call, testScenario } from "./harness.ts"
 
 // As main.ts creates it: a request without Host reaches the routes. The time limits are short so
 // that a request that never finishes is seen to time out within the test.
@@ -29,7 +29,7 @@ const nodeServer = createServer({
 const TestServer = HttpServer.layerTestClient.pipe(
   Layer.provide(FetchHttpClient.layer),
   Layer.provideMerge(
-    serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(testScenario, { requestPath }))))
+    serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(testScenario))))
   ),
   Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: 0, host: "127.0.0.1" }))
 )

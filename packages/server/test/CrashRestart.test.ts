@@ -15,8 +15,6 @@ import { type Answer, eventually, httpReceiver, ok, request, withPostgresSchemas
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
-// Restoring does not depend on how requests are routed: the child-process runs are made once.
-const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 const LOAD_MS = 1_500
 
 let receiver: Awaited<ReturnType<typeof httpReceiver>>
@@ -214,7 +212,7 @@ const crashUnderLoad = async (databaseUrl: string) => {
   }
 }
 
-describe.skipIf(otherPath)("kill -9 under write load", () => {
+describe("kill -9 under write load", () => {
   it("on SQLite: every write answered 2xx is there, none answered as failed, funds conserved, webhooks out", () =>
     crashUnderLoad(`sqlite:${join(workDir, "crash.db")}`))
 

@@ -17,8 +17,6 @@ import { ok, request, withPostgresSchemas } from "./restartRun.ts"
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
-// Restoring does not depend on how requests are routed: the child-process runs are made once.
-const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 
 const tradeBody = { tokenIn: "USDC", tokenOut: "SOL", amountIn: "10", network: "solana" }
 // More USDC than Alice holds: 422 INSUFFICIENT_BALANCE, journaled and kept like a success.
@@ -141,7 +139,7 @@ const settlesCutShortClaims = async (databaseUrl: string) => {
   }
 }
 
-describe.skipIf(otherPath)("Idempotency-Key claims cut short by a crash", () => {
+describe("Idempotency-Key claims cut short by a crash", () => {
   it(
     "on SQLite: answered with the replayed call's response, or released when the call never ran",
     () => settlesCutShortClaims(`sqlite:${join(workDir, "claims.db")}`),

@@ -15,8 +15,6 @@ import { type Answer, eventually, request, withPostgresSchemas } from "./restart
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
-// How the server is served does not change what the database does to it: the run is made once.
-const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 const OUTAGE_MS = 1_500
 
 const tradeBody = { tokenIn: "USDC", tokenOut: "SOL", amountIn: "0.01", network: "solana" }
@@ -104,7 +102,7 @@ const outage = async (base: string) => {
   }
 }
 
-describe.skipIf(otherPath)("a database failing under a running server", () => {
+describe("a database failing under a running server", () => {
   it.skipIf(postgresUrl === undefined)(
     `on PostgreSQL: answers the error envelope, leaks nothing, recovers and keeps the database${skipPostgres}`,
     () => withPostgresSchemas(postgresUrl!, ["outage"], ([url]) => outage(url!)),

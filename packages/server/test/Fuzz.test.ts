@@ -15,7 +15,6 @@
 import { assert, layer } from "@effect/vitest"
 import { fc } from "@fast-check/vitest"
 import { errorCatalogue, type ErrorCode } from "@swapdesk/core"
-import { DEFAULT_REQUEST_PATH } from "@swapdesk/http"
 import type { SimulatorRepositories } from "@swapdesk/simulator"
 import { SqlStore } from "@swapdesk/store"
 import { Effect, Exit, Schema } from "effect"
@@ -27,7 +26,7 @@ import { afterAll } from "vitest"
 import { SimulatorBackedApi } from "../src/api/SimulatorApi.ts"
 import { fundsProblems } from "./conservation.ts"
 import { collectionOf, idPool, operationsOf, requestsFor } from "./fuzzRequests.ts"
-import { advance, call, keys, requestPath, testScenario } from "./harness.ts"
+import { advance, call, keys, testScenario } from "./harness.ts"
 import { liveServer, portOf } from "./liveServer.ts"
 import { rawClient, type RawReply, type RawRequest } from "./rawClient.ts"
 import { answersIn, exchange, type RawAnswer, rawHead } from "./rawRequests.ts"
@@ -45,15 +44,10 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }))
 
 const scenario = testScenario
 
-/**
- * Where the server keeps its records: in memory, and on the default request path also in SQLite
- * (the request path and the store are independent, so one run of each covers both).
- */
+/** Where the server keeps its records: in memory, and in SQLite. */
 const stores: ReadonlyArray<{ readonly name: string; readonly repositories?: SimulatorRepositories<unknown> }> = [
   { name: "in memory" },
-  ...(requestPath === DEFAULT_REQUEST_PATH
-    ? [{ name: "in SQLite", repositories: SqlStore.layer({ _tag: "Sqlite", filename: join(workDir, "fuzz.db") }) }]
-    : [])
+  { name: "in SQLite", repositories: SqlStore.layer({ _tag: "Sqlite", filename: join(workDir, "fuzz.db") }) }
 ]
 
 /** How many byte-level requests one run writes. */

@@ -1,6 +1,6 @@
 // Proves the standalone server as an operator runs it, in real child processes: PORT, HOST and
 // SCENARIO are honoured and the address is logged; a bad scenario (a setting past its documented
-// range too) stops start-up with a message naming the field and its value; a bad PORT or REQUEST_PATH, an address
+// range too) stops start-up with a message naming the field and its value; a bad PORT, LOG_FORMAT or LOG_LEVEL, an address
 // in use, and a scenario file that is not JSON or cannot be read each stop it with one line and
 // exit 1, as does an unusable channel setting (SMTP_URL, FCM_SERVICE_ACCOUNT); the channel settings reach
 // the real channels (an alert's mail arrives at a local SMTP server, its Telegram message at a local Bot API);
@@ -149,10 +149,13 @@ describe("the standalone server", () => {
     }
   }, 30_000)
 
-  it("refuses a REQUEST_PATH that names no request path in one line, exit 1", async () => {
-    const { code, stderr } = await refusedStart({ PORT: "0", REQUEST_PATH: "fastest" })
-    assert.strictEqual(code, 1, stderr)
-    assert.strictEqual(stderr, `swapdesk: REQUEST_PATH must be one of ApiRoutes, HttpApiBuilder (found "fastest")\n`)
+  it("refuses a LOG_FORMAT or LOG_LEVEL it does not know in one line, exit 1", async () => {
+    const format = await refusedStart({ PORT: "0", LOG_FORMAT: "xml" })
+    assert.strictEqual(format.code, 1, format.stderr)
+    assert.strictEqual(format.stderr, `swapdesk: LOG_FORMAT must be text or json (found "xml")\n`)
+    const level = await refusedStart({ PORT: "0", LOG_LEVEL: "loud" })
+    assert.strictEqual(level.code, 1, level.stderr)
+    assert.strictEqual(level.stderr, `swapdesk: LOG_LEVEL must be error, warn, info or debug (found "loud")\n`)
   }, 30_000)
 
   it(

@@ -16,8 +16,6 @@ import { eventually, httpReceiver, observe, ok, type RunState, runSteps, withPos
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
 const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
-// Restoring does not depend on how requests are routed: the child-process runs are made once.
-const otherPath = process.env["REQUEST_PATH"] === "HttpApiBuilder"
 
 let receiver: Awaited<ReturnType<typeof httpReceiver>>
 beforeAll(async () => {
@@ -230,7 +228,7 @@ const notificationsAcrossRestart = async (databaseUrl: string) => {
   expect(texts.filter((text) => text.includes(failedAlert))).toHaveLength(2)
 }
 
-describe.skipIf(otherPath)("restoring a simulation on restart", () => {
+describe("restoring a simulation on restart", () => {
   it("on SQLite: a run killed and stopped half-way logs what the same run uninterrupted logs", () =>
     sameLogAcrossRestarts(`sqlite:${join(workDir, "straight.db")}`, `sqlite:${join(workDir, "restarted.db")}`))
 

@@ -1,10 +1,8 @@
 /**
- * A real server on an ephemeral port, on a manual-clock scenario, and a raw JSON client for it. The
- * server takes the request path `REQUEST_PATH` names (`ApiRoutes` when unset): `vitest.config.ts`
- * runs this folder once per request path.
+ * A real server on an ephemeral port, on a manual-clock scenario, and a raw JSON client for it.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { DEFAULT_REQUEST_PATH, isRequestPath, type RequestPath, serve } from "@swapdesk/http"
+import { serve } from "@swapdesk/http"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Layer, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
@@ -78,21 +76,14 @@ export const testScenario: ScenarioFile = {
   ]
 }
 
-/** The request path these tests run against: `REQUEST_PATH`, or the default. */
-export const requestPath: RequestPath = ((name = process.env.REQUEST_PATH) => {
-  if (name === undefined || name === "") return DEFAULT_REQUEST_PATH
-  if (!isRequestPath(name)) throw new Error(`REQUEST_PATH names no request path: ${name}`)
-  return name
-})()
-
 /**
  * The standalone server's app on `scenario`, listening on an ephemeral port, with a client pointed
  * at it; `options` as `simulatorApp` takes them (a control key, the log bound, CORS origins).
  */
 export const testServer = (
   scenario: ScenarioFile = testScenario,
-  options: Omit<SimulatorAppOptions<RequestPath>, "requestPath"> = {}
-) => serve(simulatorApp(scenario, { requestPath, ...options })).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+  options: SimulatorAppOptions = {}
+) => serve(simulatorApp(scenario, options)).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
 
 export interface Reply {
   readonly status: number

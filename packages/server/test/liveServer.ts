@@ -13,7 +13,6 @@ import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { simulatorApp } from "../src/SimulatorServer.ts"
-import { requestPath } from "./harness.ts"
 
 /** What a test reads behind the HTTP API: the simulation and the repositories the server writes. */
 export interface World {
@@ -34,7 +33,7 @@ export const portOf = (world: World): number => (world.server.address() as Addre
 export const liveServer = <E = never>(scenario: ScenarioFile, repositories?: SimulatorRepositories<E>) => {
   const server = createServer({ requireHostHeader: false })
   const world: { current?: World } = {}
-  const app = simulatorApp(scenario, { requestPath, ...(repositories === undefined ? {} : { repositories }) })
+  const app = simulatorApp(scenario, repositories === undefined ? {} : { repositories })
   const capture = Layer.effectDiscard(Effect.gen(function*() {
     world.current = {
       server,

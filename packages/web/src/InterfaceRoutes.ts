@@ -6,6 +6,7 @@
  * no request path ever reaches the file system: a path outside the built set is the router's 404.
  * Any server built on `effect/http` that serves the contract can merge this layer into its router.
  */
+import { pageSecurityHeaders } from "@swapdesk/http"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
@@ -37,13 +38,8 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'"
 ].join("; ")
 
-/** The headers on every file the interface is made of. */
-export const securityHeaders: Readonly<Record<string, string>> = {
-  "content-security-policy": CONTENT_SECURITY_POLICY,
-  "x-frame-options": "DENY",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer"
-}
+/** The headers on every file the interface is made of: the server's page headers, with the page's policy. */
+export const securityHeaders: Readonly<Record<string, string>> = pageSecurityHeaders(CONTENT_SECURITY_POLICY)
 
 const contentTypes: Readonly<Record<string, string>> = {
   ".html": "text/html; charset=utf-8",

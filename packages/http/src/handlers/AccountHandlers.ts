@@ -5,15 +5,15 @@
 import { Notifications, webhookCreatedView, webhookDeliveryListView, webhookListView, Webhooks } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const deleted = HttpServerResponse.empty({ status: 204 })
 const same = <A>(a: A) => a
 
-export const NotificationsHandlers = HttpApiBuilder.group(Api, "notifications", (handlers) =>
+export const NotificationsHandlers = ApiHandlers.group(Api, "notifications", (handlers) =>
   Effect.gen(function*() {
     const { respond } = yield* makeResponder
     const notifications = yield* Notifications
@@ -23,7 +23,7 @@ export const NotificationsHandlers = HttpApiBuilder.group(Api, "notifications", 
         Effect.flatMap(Principal, (p) => respond(notifications.update(p.accountId, payload), same)))
   }))
 
-export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
+export const WebhooksHandlers = ApiHandlers.group(Api, "webhooks", (handlers) =>
   Effect.gen(function*() {
     const { orApiError, respond } = yield* makeResponder
     const webhooks = yield* Webhooks

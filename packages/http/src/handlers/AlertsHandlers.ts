@@ -4,14 +4,14 @@
 import { alertCreatedView, alertListView, Alerts, alertView } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const deleted = HttpServerResponse.empty({ status: 204 })
 
-export const AlertsHandlers = HttpApiBuilder.group(Api, "alerts", (handlers) =>
+export const AlertsHandlers = ApiHandlers.group(Api, "alerts", (handlers) =>
   Effect.gen(function*() {
     const { orApiError, respond } = yield* makeResponder
     const alerts = yield* Alerts

@@ -4,14 +4,14 @@
 import { apiKeyCreatedView, apiKeyListView, ApiKeys } from "@swapdesk/core"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const revoked = HttpServerResponse.empty({ status: 204 })
 
-export const ApiKeysHandlers = HttpApiBuilder.group(Api, "apiKeys", (handlers) =>
+export const ApiKeysHandlers = ApiHandlers.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function*() {
     const { orApiError, respond } = yield* makeResponder
     const keys = yield* ApiKeys

@@ -5,14 +5,14 @@
  */
 import { MarketData, type MarketSnapshot } from "@swapdesk/core"
 import { Effect, Option } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { MaybePrincipal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
 const identity = <A>(a: A): A => a
 
-export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
+export const MarketHandlers = ApiHandlers.group(Api, "market", (handlers) =>
   Effect.gen(function*() {
     const { respond, stableView } = yield* makeResponder
     const market = yield* MarketData
@@ -26,7 +26,7 @@ export const MarketHandlers = HttpApiBuilder.group(Api, "market", (handlers) =>
       .handle("trending", ({ query }) => respond(market.trending(query), identity))
   }))
 
-export const ChartsHandlers = HttpApiBuilder.group(Api, "charts", (handlers) =>
+export const ChartsHandlers = ApiHandlers.group(Api, "charts", (handlers) =>
   Effect.gen(function*() {
     const { respond } = yield* makeResponder
     const market = yield* MarketData

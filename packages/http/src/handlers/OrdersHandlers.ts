@@ -4,13 +4,13 @@
  */
 import { orderListView, Orders, orderView } from "@swapdesk/core"
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import { makeIdempotency } from "../Idempotency.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
-export const OrdersHandlers = HttpApiBuilder.group(Api, "orders", (handlers) =>
+export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>
   Effect.gen(function*() {
     const { envelope, orApiError, respond } = yield* makeResponder
     const orders = yield* Orders

@@ -3,12 +3,12 @@
  */
 import { Portfolio } from "@swapdesk/core"
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
-export const PortfolioHandlers = HttpApiBuilder.group(Api, "portfolio", (handlers) =>
+export const PortfolioHandlers = ApiHandlers.group(Api, "portfolio", (handlers) =>
   Effect.gen(function*() {
     const { ok } = yield* makeResponder
     const portfolio = yield* Portfolio

@@ -3,8 +3,8 @@
  */
 import { MarketClock, toIso } from "@swapdesk/core"
 import { Context, Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { VERSION } from "../Version.ts"
 import { makeResponder } from "./Respond.ts"
 
@@ -16,7 +16,7 @@ export const Backend = Context.Reference<string>("@swapdesk/http/Backend", {
   defaultValue: () => "custom"
 })
 
-export const SystemHandlers = HttpApiBuilder.group(Api, "system", (handlers) =>
+export const SystemHandlers = ApiHandlers.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const backend = yield* Backend
     const { ok } = yield* makeResponder

@@ -4,13 +4,13 @@
  */
 import { quoteView, tradeCreatedView, tradeListView, Trades, tradeView } from "@swapdesk/core"
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import { makeIdempotency } from "../Idempotency.ts"
+import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
-export const TradesHandlers = HttpApiBuilder.group(Api, "trades", (handlers) =>
+export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>
   Effect.gen(function*() {
     const { envelope, orApiError, respond, stableView } = yield* makeResponder
     const trades = yield* Trades

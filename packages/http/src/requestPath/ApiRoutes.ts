@@ -1,10 +1,9 @@
 /**
- * The `ApiRoutes` request path: serves an `HttpApi` definition on an `HttpRouter` with the handlers
- * its groups registered through `HttpApiBuilder.group`. The definition and the typed handlers stay
- * Effect's; the per-request path is this module's. It is the default of the two request paths
- * `RequestPath.ts` chooses between, because it meets the HTTP benchmark's targets where
- * `HttpApiBuilder.layer` does not (the figures and the choice: `docs/performance.md`,
- * `docs/decisions.md`).
+ * The request path: serves an `HttpApi` definition on an `HttpRouter` with the handlers of its
+ * groups' tables (`ApiHandlers.ts`), on Effect's published APIs only. The definition and the
+ * typed handlers are Effect's types; the per-request path is this module's, leaner than
+ * `HttpApiBuilder.layer`'s (the figures: `docs/performance.md`; the choice: `docs/decisions.md`,
+ * "One request path").
  *
  * It does what `HttpApiBuilder.layer` does for the endpoints this server has: params, headers and
  * query decoded by the endpoint's schemas under the definition's parse options, a JSON body decoded
@@ -13,18 +12,13 @@
  * builder does per request and this server does not need: a generator, error reporting, encoding
  * errors through their schemas, and a copy of every service the handler group was built with into
  * the request's context. It also remembers what an endpoint's recent query texts and path ids
- * decoded to (`RememberedQueries.ts`).
+ * decoded to (`RememberedQueries.ts`), admits bodies on the routes that take one
+ * (`middleware/BodyAdmission.ts`), and records the route on the request for its log line.
  *
- * It reads the registry `HttpApiBuilder.group` leaves in context, which is internal to Effect
- * (`EffectInternals.ts` pins its shape, a canary test checks it). What it asks of handlers in
- * return, all checked when the layer is built or by the end-to-end tests, which run on both paths:
- * - They take the services they use when their group is built. Per request, only the router's
- *   and the middlewares' services are in context.
- * - They answer with an `HttpServerResponse` (the responder renders the envelope) and fail only
- *   with the API's error classes, whose fields are the error envelope.
- * - Bodies are JSON. The global middleware has already turned away every other media type.
+ * Handlers answer with an `HttpServerResponse` (the responder renders the envelope) and fail only
+ * with the API's error classes, whose fields are the error envelope. Bodies are JSON.
  */
-import { errorCatalogue } from "@swapdesk/core"
+import { errorCatalogue, type MarketClock } from "@swapdesk/core"
 import { Context, Effect, type Layer, Schema, type SchemaAST, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import {
@@ -36,12 +30,10 @@ import {
   OpenApi
 } from "effect/http-api"
 import { envelopeOf, isApiError } from "../api/ApiErrors.ts"
-import {
-  asRegisteredGroup,
-  PINNED_EFFECT_VERSION,
-  type RegisteredHandler,
-  UNPARSEABLE_BODY
-} from "./EffectInternals.ts"
+import { admitBody, METHODS_WITH_BODY } from "../middleware/BodyAdmission.ts"
+import { recordRoute } from "../middleware/ResponseStamp.ts"
+import { type Answers, makeAnswers } from "../middleware/Step.ts"
+import { groupHandlersKey, type HandlerEntry, type ToHandlers } from "./ApiHandlers.ts"
 import {
   type Decoder,
   paramsTextReader,
@@ -72,10 +64,15 @@ interface RequestPart {
   readonly kind: HttpApiError.HttpApiSchemaError["kind"]
   readonly read: (context: Context.Context<never>, request: HttpServerRequest.HttpServerRequest) => unknown
   readonly decode: Decoder
+  /** What a remembering decoder answers without an effect, where it remembers the input. */
+  readonly known?: ((input: unknown) => { readonly value: unknown } | undefined) | undefined
 }
 
 const decoderOf = (schema: Schema.Top, options: SchemaAST.ParseOptions | undefined) =>
   Schema.decodeUnknownEffect(schema as Schema.Decoder<unknown>, options) as Decoder
+
+/** The message of the issue a body that is not JSON fails with (`RequestValidationLive` answers it `MALFORMED_JSON`). */
+export const UNPARSEABLE_BODY = "Expected a valid JSON body"
 
 const unparseableBody = Effect.fail(
   new Schema.SchemaError(new SchemaIssue.InvalidValue({ message: UNPARSEABLE_BODY }))
@@ -114,6 +111,7 @@ const requestParts = (
   const parts: Array<RequestPart> = []
   if (endpoint.params !== undefined) {
     const textOf = paramsTextReader()
+    const decode = rememberingQueries(decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions)))
     parts.push({
       name: "params",
       kind: "Params",
@@ -121,7 +119,8 @@ const requestParts = (
         const params = Context.getUnsafe(context, HttpRouter.RouteContext).params
         return { text: textOf(params), params }
       },
-      decode: rememberingQueries(decoderOf(endpoint.params, optionsOf(HttpApi.ParamsParseOptions)))
+      decode,
+      known: decode.known
     })
   }
   if (endpoint.headers !== undefined) {
@@ -133,6 +132,9 @@ const requestParts = (
     })
   }
   if (endpoint.query !== undefined) {
+    const query = rememberingQueries(
+      decoderOf(Schema.toCodecArrayFromSingle(endpoint.query), optionsOf(HttpApi.QueryParseOptions))
+    )
     parts.push({
       name: "query",
       kind: "Query",
@@ -140,9 +142,8 @@ const requestParts = (
         text: queryTextOf(request.url),
         params: Context.getUnsafe(context, HttpServerRequest.ParsedSearchParams)
       }),
-      decode: rememberingQueries(
-        decoderOf(Schema.toCodecArrayFromSingle(endpoint.query), optionsOf(HttpApi.QueryParseOptions))
-      )
+      decode: query,
+      known: query.known
     })
   }
   if (endpoint.payload.size > 0) {
@@ -156,7 +157,7 @@ const requestParts = (
   return parts
 }
 
-/** Decodes `parts` from `index` on into `request`, then runs `handled`. */
+/** Decodes `parts` from `index` on into `request`, then runs `handled`; remembered parts take no step. */
 const decodeThen = (
   parts: ReadonlyArray<RequestPart>,
   index: number,
@@ -164,15 +165,20 @@ const decodeThen = (
   request: DecodedRequest,
   handled: Effect.Effect<unknown, unknown>
 ): Effect.Effect<unknown, unknown> => {
-  const part = parts[index]
-  if (part === undefined) return handled
-  return Effect.flatMap(
-    HttpApiError.HttpApiSchemaError.wrap(part.kind, part.decode(part.read(context, request.request))),
-    (value) => {
-      request[part.name] = value
-      return decodeThen(parts, index + 1, context, request, handled)
+  for (; index < parts.length; index++) {
+    const part = parts[index]!
+    const input = part.read(context, request.request)
+    const known = part.known?.(input)
+    if (known === undefined) {
+      const next = index + 1
+      return Effect.flatMap(HttpApiError.HttpApiSchemaError.wrap(part.kind, part.decode(input)), (value) => {
+        request[part.name] = value
+        return decodeThen(parts, next, context, request, handled)
+      })
     }
-  )
+    request[part.name] = known.value
+  }
+  return handled
 }
 
 /** An API error as its response: its fields are the envelope, its code decides the status. */
@@ -190,29 +196,31 @@ const notAResponse = (endpoint: HttpApiEndpoint.Top) =>
 const routeOf = (
   api: HttpApi.Top,
   group: HttpApiGroup.Top,
-  registered: RegisteredHandler,
-  middlewares: Context.Context<never>
+  registered: HandlerEntry,
+  middlewares: Context.Context<never>,
+  answers: Answers
 ) => {
   const { endpoint } = registered
-  if (registered.isRaw) throw new Error(`${endpoint.method} ${endpoint.path}: raw handlers are not served`)
   const parts = requestParts(
     endpoint,
     Context.merge(Context.merge(api.annotations, group.annotations), endpoint.annotations)
   )
   const handler = registered.handler as (request: DecodedRequest) => Effect.Effect<unknown, unknown>
+  const route = `${endpoint.method} ${endpoint.path}`
   const answer = Effect.withFiber((fiber) => {
     const request: DecodedRequest = {
       request: Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest),
       endpoint,
       group
     }
+    recordRoute(request.request, route)
     return decodeThen(parts, 0, fiber.context, request, Effect.suspend(() => handler(request)))
   })
 
   let wrapped: Effect.Effect<unknown, unknown> = answer
   for (const key of endpoint.middlewares) {
     if (HttpApiMiddleware.isSecurity(key as never)) {
-      throw new Error(`${endpoint.method} ${endpoint.path}: security middlewares are not served`)
+      throw new Error(`${route}: security middlewares are not served`)
     }
     wrapped = (Context.getUnsafe(middlewares, key) as Middleware)(wrapped, { group, endpoint })
   }
@@ -220,44 +228,35 @@ const routeOf = (
     onFailure: errorResponse,
     onSuccess: (response) =>
       HttpServerResponse.isHttpServerResponse(response) ? Effect.succeed(response) : notAResponse(endpoint)
-  })
-  return HttpRouter.route(endpoint.method, endpoint.path as HttpRouter.PathInput, respond, {
-    uninterruptible: registered.uninterruptible
-  })
+  }) as Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest>
+  return HttpRouter.route(
+    endpoint.method,
+    endpoint.path as HttpRouter.PathInput,
+    METHODS_WITH_BODY.has(endpoint.method) ? admitBody(answers)(respond) : respond,
+    { uninterruptible: registered.uninterruptible }
+  )
 }
 
 /**
  * Adds every endpoint of `api` to the router, and its OpenAPI document at `openapiPath`. Requires
- * each group's handlers (`HttpApiBuilder.group`) and the middlewares its endpoints name.
+ * each group's handler table (`ApiHandlers.group`) and the middlewares its endpoints name.
  */
 export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
   options: { readonly openapiPath: `/${string}` }
-): Layer.Layer<
-  never,
-  never,
-  HttpRouter.HttpRouter | HttpApiGroup.ToService<Id, Groups> | HttpApiGroup.MiddlewareServices<Groups>
-> =>
+): Layer.Layer<never, never, ServedApiRequirements<Groups>> =>
   HttpRouter.use((router) =>
     Effect.gen(function*() {
       const context = yield* Effect.context<never>()
+      const answers = yield* makeAnswers
       const definition = api as unknown as HttpApi.Top
       const routes: Array<HttpRouter.Route<unknown, unknown>> = []
       for (const group of Object.values(definition.groups)) {
-        const found = context.mapUnsafe.get(group.key)
-        if (found === undefined) {
+        const table = Context.getOrUndefined(context, groupHandlersKey(group.identifier))
+        if (table === undefined) {
           return yield* Effect.die(new Error(`no handlers for the API group "${group.identifier}"`))
         }
-        const registered = asRegisteredGroup(found)
-        if (registered === undefined) {
-          return yield* Effect.die(
-            new Error(
-              `the handlers of "${group.identifier}" are not registered as Effect ${PINNED_EFFECT_VERSION} registers ` +
-                `them: serve with the requestPath "HttpApiBuilder" on this Effect version`
-            )
-          )
-        }
-        for (const entry of registered.handlers.values()) routes.push(routeOf(definition, group, entry, context))
+        for (const entry of table.handlers.values()) routes.push(routeOf(definition, group, entry, context, answers))
       }
       yield* router.addAll(routes as never)
       let document: HttpServerResponse.HttpServerResponse | undefined
@@ -267,4 +266,12 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>
         Effect.sync(() => document ??= HttpServerResponse.jsonUnsafe(OpenApi.fromApi(definition)))
       )
     })
-  )
+  ) as Layer.Layer<never, never, ServedApiRequirements<Groups>>
+
+/** What serving an API with groups `Groups` requires. */
+export type ServedApiRequirements<Groups extends HttpApiGroup.Constraint> =
+  | HttpRouter.HttpRouter
+  | MarketClock
+  | ToHandlers<Groups>
+  | HttpApiEndpoint.Middleware<HttpApiGroup.Endpoints<Groups>>
+  | HttpApiGroup.MiddlewareServices<Groups>

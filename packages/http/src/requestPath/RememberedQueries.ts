@@ -72,22 +72,39 @@ const frozen = <A>(value: A): A => {
   return value
 }
 
+/** A remembered value, boxed: a decoded value may be anything. */
+interface Remembered {
+  readonly value: unknown
+}
+
+/** A decoder that can also answer, without an effect, what it remembers. */
+export interface RememberingDecoder extends Decoder {
+  /** What `input` decoded to, if it is remembered. */
+  readonly known: (input: unknown) => Remembered | undefined
+}
+
 /**
  * `decode`, remembering what up to `REMEMBERED_QUERIES` texts decoded to and forgetting the oldest
  * first. Remembered values are frozen, as every request with the text shares one. Failures are
- * decoded anew.
+ * decoded anew. `known` answers a remembered text without building an effect, so that a request
+ * whose query is remembered takes no step for it.
  */
-export const rememberingQueries = (decode: Decoder): Decoder => {
-  const remembered = new Map<string, Effect.Effect<unknown>>()
-  return (input) => {
+export const rememberingQueries = (decode: Decoder): RememberingDecoder => {
+  const remembered = new Map<string, Remembered>()
+  const known = (input: unknown): Remembered | undefined => {
+    const text = (input as QueryInput).text
+    return text === undefined || text.length > REMEMBERED_QUERY_LENGTH ? undefined : remembered.get(text)
+  }
+  const decoder: Decoder = (input) => {
     const { text, params } = input as QueryInput
     if (text === undefined || text.length > REMEMBERED_QUERY_LENGTH) return decode(params)
-    const known = remembered.get(text)
-    if (known !== undefined) return known
+    const hit = remembered.get(text)
+    if (hit !== undefined) return Effect.succeed(hit.value)
     return Effect.map(decode(params), (value) => {
       if (remembered.size >= REMEMBERED_QUERIES) remembered.delete(remembered.keys().next().value!)
-      remembered.set(text, Effect.succeed(frozen(value)))
+      remembered.set(text, { value: frozen(value) })
       return value
     })
   }
+  return Object.assign(decoder, { known })
 }

@@ -2,20 +2,18 @@
 // it: the definition's parse options reach each request part, a query text is decoded once while it
 // is remembered, the part a failure names, a handler's API error answered with its code's status,
 // and the refusals at build time and per request for what it does not serve (a group without
-// handlers, a non-JSON body, a handler answering a value).
+// handlers, a group missing a handler, a non-JSON body, a handler answering a value). Served by a
+// web handler on a test API with ApiHandlers tables.
+import { MarketClock } from "@swapdesk/core"
 import { Effect, Layer, Schema } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import {
-  HttpApi,
-  HttpApiBuilder,
-  HttpApiEndpoint,
-  HttpApiGroup,
-  HttpApiMiddleware,
-  HttpApiSchema
-} from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema } from "effect/http-api"
 import { afterAll, describe, expect, it } from "vitest"
 import { errorBody, NotFound } from "../../src/api/ApiErrors.ts"
+import * as ApiHandlers from "../../src/requestPath/ApiHandlers.ts"
 import * as ApiRoutes from "../../src/requestPath/ApiRoutes.ts"
+
+const Clock = Layer.succeed(MarketClock, { now: Effect.succeed(0) })
 
 /** Answers each decoding failure as 400 with the failing part and the number of issues. */
 class Reported extends HttpApiMiddleware.Service<Reported>()("test/Reported") {}
@@ -52,15 +50,18 @@ const TestApi = HttpApi.make("test")
 
 const ok = HttpServerResponse.jsonUnsafe({ ok: true })
 
-const ThingsLive = HttpApiBuilder.group(TestApi, "things", (handlers) =>
-  handlers
-    .handle("every", () => Effect.succeed(ok))
-    .handle("first", () => Effect.succeed(ok))
-    .handle("read", ({ params, query }) => Effect.succeed(HttpServerResponse.jsonUnsafe({ params, query })))
-    .handle("create", ({ payload }) => Effect.succeed(HttpServerResponse.jsonUnsafe(payload, { status: 201 })))
-    .handle("missing", () => Effect.fail(new NotFound(errorBody("NOT_FOUND", "no such thing", 0))))
-    .handle("value", () => Effect.succeed("a value, not a response"))
-    .handle("counted", ({ query }) => Effect.succeed(HttpServerResponse.jsonUnsafe(query))))
+const ThingsLive = ApiHandlers.group(TestApi, "things", (handlers) =>
+  Effect.succeed(
+    handlers
+      .handle("every", () => Effect.succeed(ok))
+      .handle("first", () => Effect.succeed(ok))
+      .handle("read", ({ params, query }) => Effect.succeed(HttpServerResponse.jsonUnsafe({ params, query })))
+      .handle("create", ({ payload }) => Effect.succeed(HttpServerResponse.jsonUnsafe(payload, { status: 201 })))
+      .handle("missing", () => Effect.fail(new NotFound(errorBody("NOT_FOUND", "no such thing", 0))))
+      // A value where a response is due, as a handler typed loosely could answer.
+      .handle("value", () => Effect.succeed("a value, not a response") as never)
+      .handle("counted", ({ query }) => Effect.succeed(HttpServerResponse.jsonUnsafe(query)))
+  ))
 
 const serve = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
   HttpRouter.toWebHandler(routes, { disableLogger: true })
@@ -68,7 +69,8 @@ const serve = (routes: Layer.Layer<never, never, HttpRouter.HttpRouter>) =>
 const { handler, dispose } = serve(
   ApiRoutes.layer(TestApi, { openapiPath: "/openapi.json" }).pipe(
     Layer.provide(ThingsLive),
-    Layer.provide(ReportedLive)
+    Layer.provide(ReportedLive),
+    Layer.provide(Clock)
   )
 )
 
@@ -158,29 +160,45 @@ describe("ApiRoutes", () => {
     expect((await request("/value")).status).toBe(500)
   })
 
-  it("refuses to build without a group's handlers, or with a body that is not JSON", async () => {
+  it("refuses to build without a group's handlers, with one missing, or with a body that is not JSON", async () => {
     expect(
       await buildFailure(
-        ApiRoutes.layer(TestApi, { openapiPath: "/openapi.json" }).pipe(Layer.provide(ReportedLive)) as Layer.Layer<
-          never,
-          never,
-          HttpRouter.HttpRouter
-        >
+        ApiRoutes.layer(TestApi, { openapiPath: "/openapi.json" }).pipe(
+          Layer.provide(ReportedLive),
+          Layer.provide(Clock)
+        ) as Layer.Layer<never, never, HttpRouter.HttpRouter>
       )
     ).toContain("no handlers for the API group \"things\"")
+
+    const Partial = ApiHandlers.group(
+      TestApi,
+      "things",
+      (handlers) => Effect.succeed(handlers.handle("every", () => Effect.succeed(ok)) as never)
+    )
+    expect(
+      await buildFailure(
+        ApiRoutes.layer(TestApi, { openapiPath: "/openapi.json" }).pipe(
+          Layer.provide(Partial),
+          Layer.provide(ReportedLive),
+          Layer.provide(Clock)
+        ) as Layer.Layer<never, never, HttpRouter.HttpRouter>
+      )
+    ).toContain("the group \"things\" has no handler for first, read, create, missing, value, counted")
 
     const TextApi = HttpApi.make("text").add(
       HttpApiGroup.make("notes").add(
         HttpApiEndpoint.post("add", "/notes", { payload: Schema.String.pipe(HttpApiSchema.asText()) })
       )
     )
-    const NotesLive = HttpApiBuilder.group(
+    const NotesLive = ApiHandlers.group(
       TextApi,
       "notes",
-      (handlers) => handlers.handle("add", () => Effect.succeed(ok))
+      (handlers) => Effect.succeed(handlers.handle("add", () => Effect.succeed(ok)))
     )
     expect(
-      await buildFailure(ApiRoutes.layer(TextApi, { openapiPath: "/openapi.json" }).pipe(Layer.provide(NotesLive)))
+      await buildFailure(
+        ApiRoutes.layer(TextApi, { openapiPath: "/openapi.json" }).pipe(Layer.provide(NotesLive), Layer.provide(Clock))
+      )
     )
       .toContain("only application/json bodies are served")
   })

@@ -3,13 +3,12 @@
  * since the approval is a fact about the trade record).
  */
 import { resolveToken, toIso, Trades, tradeView } from "@swapdesk/core"
-import { makeResponder } from "@swapdesk/http"
+import { ApiHandlers, makeResponder } from "@swapdesk/http"
 import { SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Effect } from "effect"
-import { HttpApiBuilder } from "effect/http-api"
 import { logPageLimits, SimulatorBackedApi } from "../api/SimulatorApi.ts"
 
-export const SimulatorHandlers = HttpApiBuilder.group(SimulatorBackedApi, "sim", (handlers) =>
+export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (handlers) =>
   Effect.gen(function*() {
     const { respond } = yield* makeResponder
     const control = yield* SimulatorControl

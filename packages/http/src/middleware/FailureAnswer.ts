@@ -1,0 +1,57 @@
+/**
+ * The failure answer: whatever no endpoint answered gets its envelope. No route is `NOT_FOUND` (a
+ * method the path lacks has its own route, `Preflight.ts`); a body read that stopped at the limit is
+ * `PAYLOAD_TOO_LARGE`; a client that hung up gets nothing (nothing failed on the server); anything
+ * else is a defect: `INTERNAL_ERROR` quoting the request id, and the cause logged at `Error` under
+ * the same id.
+ */
+import { Cause, Effect } from "effect"
+import { HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { Answers } from "./Step.ts"
+
+/** Whether `cause` is the router finding no route for the request's method and path. */
+const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) =>
+    reason._tag === "Fail" && HttpServerError.isHttpServerError(reason.error) &&
+    reason.error.reason._tag === "RouteNotFound"
+  )
+
+/** Whether `cause` is a request body read that stopped at its limit. */
+const isBodyTooLarge = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) => {
+    const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+      error.reason.reason === "BodyTooLarge"
+  })
+
+/**
+ * Whether `cause` is only the client hanging up before its answer: the platform interrupts a
+ * request whose connection closed (`ClientAbort`), and a body still being read fails first when
+ * Node aborts the request (`ECONNRESET`). Anything else in the cause is a failure of the server's.
+ */
+const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.length > 0 && cause.reasons.every((reason) => {
+    if (reason._tag === "Interrupt") return reason.annotations.has(HttpServerError.ClientAbort.key)
+    const error = reason._tag === "Fail" ? reason.error : reason.defect
+    return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+      (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
+  })
+
+/** 499, as nginx logs it: never sent, as no one is left to read it. */
+const clientGone = Effect.succeed(HttpServerResponse.empty({ status: 499 }))
+
+/** The step: the answer to a request whose route failed, or that no route took. */
+export const answerFailure = (answers: Answers) =>
+(
+  request: HttpServerRequest.HttpServerRequest,
+  requestId: string,
+  cause: Cause.Cause<unknown>
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
+  if (isRouteNotFound(cause)) return answers.notFound(request)
+  if (isBodyTooLarge(cause)) return answers.tooLarge
+  if (isClientGone(cause)) return clientGone
+  return Effect.andThen(
+    Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, status: 500 })),
+    answers.envelope("INTERNAL_ERROR", `something went wrong; quote request id ${requestId} when reporting it`)
+  )
+}

@@ -1,0 +1,127 @@
+/**
+ * The response stamp: every answer gets the server's own headers in one step, whoever made it
+ * (docs/reference/http-api.md, "Security headers and CORS"): its `X-Request-Id`, the security
+ * headers (`SecurityHeaders.ts`), `no-store` when the request carried a key, the `Bearer` challenge
+ * on a 401, the rate limiter's figures, Swagger UI's policy on its page, and where origins are
+ * allowed, `Vary: Origin` and, for an allowed origin, what its page may read. They are set with one
+ * `HttpServerResponse.setHeaders` (each `setHeader` copies the header map and the response).
+ *
+ * What a request's middlewares learn that its response must say is kept on the request until then
+ * (for now the rate limiter's figures: `RateLimit-*`, and `Retry-After` over the limit), under a
+ * symbol of this module's: the request is the one object both the rate limiter (inside the route)
+ * and the global middleware (around it) hold, and a property on it costs nothing to look up.
+ */
+import { type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { CORS_EXPOSED_HEADERS } from "../Cors.ts"
+import { sha256Base64 } from "../Digest.ts"
+import { pageSecurityHeaders, SECURITY_HEADERS } from "../SecurityHeaders.ts"
+
+/** The rate limiter's decision on one request, as its headers state it. */
+export interface RateLimitFigures {
+  readonly limit: number
+  readonly remaining: number
+  readonly resetSeconds: number
+  /** Whether the request was refused (`429`), which adds `Retry-After`. */
+  readonly over: boolean
+}
+
+const rateLimitSlot: unique symbol = Symbol("@swapdesk/http/ResponseStamp/rateLimit")
+
+interface Stamped {
+  [rateLimitSlot]?: RateLimitFigures
+}
+
+/** Records the rate limiter's decision on `request`; the last one recorded is the one sent. */
+export const recordRateLimit = (request: HttpServerRequest.HttpServerRequest, figures: RateLimitFigures): void => {
+  ;(request as Stamped)[rateLimitSlot] = figures
+}
+
+/** Adds the headers of the rate limiter's decision on `request`, if there was one, to `headers`. */
+export const addRateLimitHeaders = (
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Record<string, string>
+): void => {
+  const figures = (request as Stamped)[rateLimitSlot]
+  if (figures === undefined) return
+  const reset = String(figures.resetSeconds)
+  headers["ratelimit-limit"] = String(figures.limit)
+  headers["ratelimit-remaining"] = String(figures.remaining)
+  headers["ratelimit-reset"] = reset
+  if (figures.over) headers["retry-after"] = reset
+}
+
+/**
+ * Swagger UI's policy: its own inline script and stylesheet only (by their SHA-256), data: images,
+ * requests to this origin ("Try it out"), and no framing. Computed from the page itself, once.
+ */
+const docsPolicyOf = (page: string): string => {
+  const hashes = (tag: "script" | "style") =>
+    [...page.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))]
+      .map((match) => `'sha256-${sha256Base64(match[1]!)}'`)
+      .join(" ")
+  return [
+    "default-src 'none'",
+    `script-src ${hashes("script")}`,
+    `style-src ${hashes("style")}`,
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+}
+
+const bodyText = (response: HttpServerResponse.HttpServerResponse): string =>
+  response.body._tag === "Uint8Array" ? new TextDecoder().decode(response.body.body) : ""
+
+/** Whether `url` names `path`, as the router matches it (trailing slashes forgiven). */
+const isPath = (url: string, path: string): boolean => {
+  if (!url.startsWith(path)) return false
+  const query = url.indexOf("?")
+  return (query === -1 ? url : url.slice(0, query)).replace(/\/+$/, "") === path
+}
+
+/** The step: `stamp(request, requestId, response)` is `response` with the server's headers. */
+export const makeStamp = (corsOrigins: ReadonlySet<string>, docsPath: string) => {
+  let docsHeaders: Readonly<Record<string, string>> | undefined
+  const isCorsOn = corsOrigins.size > 0
+  return (
+    request: HttpServerRequest.HttpServerRequest,
+    requestId: string,
+    response: HttpServerResponse.HttpServerResponse
+  ): HttpServerResponse.HttpServerResponse => {
+    const headers: Record<string, string> = { "x-request-id": requestId }
+    for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!
+    if (request.headers.authorization !== undefined) headers["cache-control"] = "no-store"
+    if (response.status === 401) headers["www-authenticate"] = "Bearer"
+    addRateLimitHeaders(request, headers)
+    if (response.status === 200 && isPath(request.url, docsPath)) {
+      docsHeaders ??= pageSecurityHeaders(docsPolicyOf(bodyText(response)))
+      Object.assign(headers, docsHeaders)
+    }
+    if (isCorsOn) {
+      const origin = request.headers.origin
+      if (origin !== undefined && corsOrigins.has(origin.toLowerCase())) {
+        headers["access-control-allow-origin"] = origin
+        headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS
+      }
+      headers.vary = "Origin"
+    }
+    return HttpServerResponse.setHeaders(response, headers)
+  }
+}
+
+const routeSlot: unique symbol = Symbol("@swapdesk/http/ResponseStamp/route")
+
+interface Routed {
+  [routeSlot]?: string
+}
+
+/** Records the route that took `request` (`GET /v1/trades/:id`), for its log line. */
+export const recordRoute = (request: HttpServerRequest.HttpServerRequest, route: string): void => {
+  ;(request as Routed)[routeSlot] = route
+}
+
+/** The route that took `request`, if one did. */
+export const routeOf = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  (request as Routed)[routeSlot]
