@@ -2,7 +2,7 @@
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
 // history files; http: core; channels: core, Node and its two providers' libraries; store: core,
-// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect
+// PostgreSQL's driver and node:sqlite; evm: core, viem and Node; server: all of them; web: its browser libraries, and effect
 // and Node for the layer that serves it), every package it imports is declared in its manifest,
 // and nothing it declares at run time goes unused. The web app itself (packages/web/src/app)
 // imports only its browser libraries: it reaches the server through the public API, never our
@@ -33,6 +33,8 @@ const allowed: Record<string, ReadonlyArray<string>> = {
   channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
   // PostgreSQL's driver and node:sqlite (docs/storage.md).
   store: ["effect", "@swapdesk/core", "@effect/sql-pg", "node:"],
+  // viem for every chain call, Node for the devnet's anvil processes (docs/decisions.md, "Live mode's EVM package").
+  evm: ["effect", "@swapdesk/core", "viem", "node:"],
   server: [
     "effect",
     "@effect/platform-node",

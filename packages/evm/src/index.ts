@@ -1,0 +1,6 @@
+/**
+ * @swapdesk/evm: live mode on EVM networks. The networks and their chain ids; the adapters that
+ * serve the core's ports from real chains through viem; the project's contract that swaps and fills
+ * signed limit orders in one transaction.
+ */
+export { chainIdOf, EvmNetwork, evmNetworks, isEvmNetwork, nativeTokenAddress } from "./EvmNetwork.ts"
