@@ -2,7 +2,7 @@
  * The EVM networks live mode serves and the chain id each one must answer with: a
  * node that reports another chain id is not that network.
  */
-import type { Network } from "@swapdesk/core"
+import { evmChainIds, type Network } from "@swapdesk/core"
 import { Schema } from "effect"
 import type { Address } from "viem"
 
@@ -14,7 +14,7 @@ export const EvmNetwork = Schema.Literals(evmNetworks)
 export type EvmNetwork = typeof EvmNetwork.Type
 
 /** The chain id of each network (EIP-155), the one its RPC's `eth_chainId` must report. */
-export const chainIdOf: Readonly<Record<EvmNetwork, number>> = { ethereum: 1, base: 8453, arbitrum: 42161 }
+export const chainIdOf: Readonly<Record<EvmNetwork, number>> = evmChainIds
 
 /** Whether a core network is served by the EVM adapters. */
 export const isEvmNetwork = (network: Network): network is EvmNetwork => network !== "solana"

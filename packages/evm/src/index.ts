@@ -3,4 +3,13 @@
  * serve the core's ports from real chains through viem; the project's contract that swaps and fills
  * signed limit orders in one transaction.
  */
+export {
+  deploySwapdeskRouter,
+  orderDomainOf,
+  type SendingClient,
+  slippageExceededSelector,
+  swapdeskRouterAbi,
+  swapdeskRouterBytecode,
+  type SwapdeskRouterSettings
+} from "./contracts/SwapdeskRouter.ts"
 export { chainIdOf, EvmNetwork, evmNetworks, isEvmNetwork, nativeTokenAddress } from "./EvmNetwork.ts"
