@@ -187,6 +187,11 @@ const fill = async (client: DevnetClient, order: Order, signature: Hex) => {
   return receiptOf(client, await client.writeContract(request))
 }
 
+/** Cancels an order on chain from `client`. */
+const cancel = (client: DevnetClient, order: Order) =>
+  client.simulateContract({ address: contract, abi: swapdeskRouterAbi, functionName: "cancelOrder", args: [order] })
+    .then(async ({ request }) => confirmed(client, await client.writeContract(request)))
+
 const statusOf = async (order: Order, at: Address = contract) =>
   owner.readContract({
     address: at,
@@ -530,10 +535,6 @@ describe("limit orders", () => {
   })
 
   it("a cancelled order never fills: the maker or the executor cancels, nobody else", async () => {
-    const cancel = (client: DevnetClient, order: Order) =>
-      client.simulateContract({ address: contract, abi: swapdeskRouterAbi, functionName: "cancelOrder", args: [order] })
-        .then(async ({ request }) => confirmed(client, await client.writeContract(request)))
-
     const byMaker = newOrder()
     const byExecutor = newOrder()
     await fund(wallet, usdc, byMaker.amountIn + byExecutor.amountIn)
