@@ -126,6 +126,7 @@ const fund = async (client: DevnetClient, token: Address, amount: bigint, spende
 
 const receiptOf = async (client: DevnetClient, hash: Hash) => {
   const receipt = await client.waitForTransactionReceipt({ hash })
+  expect(receipt.status, hash).toBe("success")
   return { receipt, gasPaid: receipt.gasUsed * receipt.effectiveGasPrice }
 }
 

@@ -27,7 +27,15 @@ export const devnetChain = (rpcUrl: string, chainId: number): Chain =>
     id: chainId,
     name: `devnet-${chainId}`,
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } }
+    rpcUrls: { default: { http: [rpcUrl] } },
+    // A Uniswap V2 pair writes its price accumulators only in a block of a later second than its
+    // last update (about 44 000 gas a pair the first time, from zero), and the node estimates gas in
+    // the latest block's second: a swap estimated there can run out of gas when mined. On a local
+    // node unused gas costs nothing, so every gas limit is twice the estimate (or the limit given).
+    prepareTransactionRequest: [
+      async (request) => (request.gas === undefined ? request : { ...request, gas: request.gas * 2n }),
+      { runAt: ["afterFillParameters"] }
+    ]
   })
 
 /** A client that reads and sends transactions from `account` on the node at `rpcUrl`. */
