@@ -104,7 +104,7 @@ contract SwapdeskRouter is EIP712, Ownable2Step, ReentrancyGuard {
     error OrderAlreadyCancelled(bytes32 orderHash);
     error NotExecutor(address caller);
     error NotMakerOrExecutor(address caller);
-    /// The path does not run from `tokenIn` to `tokenOut` (WETH standing for ETH).
+    /// The path does not run from `tokenIn` to `tokenOut` (WETH standing for ETH), or they are the same.
     error InvalidPath();
     error ZeroAmount();
     error ZeroAddress();
@@ -246,10 +246,13 @@ contract SwapdeskRouter is EIP712, Ownable2Step, ReentrancyGuard {
         address[] calldata path
     ) private returns (uint256 amountOut) {
         if (amountIn == 0) revert ZeroAmount();
-        if (tokenIn == tokenOut) revert InvalidPath();
         address swapIn = tokenIn == NATIVE ? address(weth) : tokenIn;
         address swapOut = tokenOut == NATIVE ? address(weth) : tokenOut;
-        if (path.length < 2 || path[0] != swapIn || path[path.length - 1] != swapOut) revert InvalidPath();
+        // Same token in and out (ETH and WETH included) is no swap, and its output could not be told
+        // apart from the input by the balance measured below.
+        if (swapIn == swapOut || path.length < 2 || path[0] != swapIn || path[path.length - 1] != swapOut) {
+            revert InvalidPath();
+        }
 
         if (tokenIn == NATIVE) {
             weth.deposit{value: amountIn}();

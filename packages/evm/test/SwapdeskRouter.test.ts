@@ -349,7 +349,7 @@ describe("trades", () => {
     expect(await balanceOf(link, wallet.account.address)).toBe(linkBefore)
   })
 
-  it("refuses a path that does not run from tokenIn to tokenOut, a wrong msg.value and stray ETH", async () => {
+  it("refuses a path that does not run from tokenIn to tokenOut or returns to it, a wrong msg.value and stray ETH", async () => {
     const call = (tokenIn: Address, tokenOut: Address, path: ReadonlyArray<Address>, value: bigint) =>
       revertOf(
         wallet.simulateContract({
@@ -362,6 +362,8 @@ describe("trades", () => {
       )
     expect((await call(usdc, link, [link, usdc], 0n)).name).toBe("InvalidPath")
     expect((await call(usdc, link, [usdc, weth], 0n)).name).toBe("InvalidPath")
+    expect((await call(usdc, usdc, [usdc, link, usdc], 0n)).name).toBe("InvalidPath")
+    expect((await call(weth, nativeTokenAddress, [weth, usdc, weth], 0n)).name).toBe("InvalidPath")
     expect((await call(nativeTokenAddress, usdc, [weth, usdc], 1n)).name).toBe("InvalidValue")
     expect((await call(usdc, link, [usdc, link], 1n)).name).toBe("InvalidValue")
     await expect(wallet.sendTransaction({ to: contract, value: 1n })).rejects.toThrow(

@@ -74,10 +74,14 @@ export const startAnvil = async (options: AnvilOptions): Promise<Anvil> => {
   const child = spawn(anvilBinaryPath(), args, { stdio: ["ignore", "pipe", "pipe"] })
   const killOnExit = () => child.kill("SIGKILL")
   process.once("exit", killOnExit)
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  // A binary that cannot be spawned emits `error` and never `exit`.
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => resolve())
+    child.once("error", () => resolve())
+  })
   const stop = async () => {
     process.removeListener("exit", killOnExit)
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM")
     await exited
   }
   try {

@@ -2,9 +2,10 @@
 // from its published npm artifacts prices its pools at the demo prices; and a swap through the
 // published router moves exactly what its `getAmountsOut` quoted, on a direct and a two-hop path,
 // against the factory deployed here (so the router's hard-coded pair init code hash matches). One
-// node mines every 0.25 s, as a real chain does, to show the same path with blocks of their own.
+// node mines every 0.25 s, as a real chain does, to show the same path with blocks of their own. A
+// stopped node no longer answers, and a binary that cannot run fails the start with a reason.
 import { existsSync } from "node:fs"
-import { type Address, erc20Abi, maxUint256, parseUnits } from "viem"
+import { type Address, createPublicClient, erc20Abi, http, maxUint256, parseUnits } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Anvil,
@@ -149,5 +150,28 @@ describe("the devnet, mining every 0.25 s", () => {
     const swap = await swapAndMeasure(owner, trader, market, [usdc, market.uniswap.weth], 3_000_000_000n)
     expect(swap.received).toBe(swap.quoted)
     expect(swap.received).toBeGreaterThan(parseUnits("0.99", 18))
+  })
+})
+
+describe("the node's lifecycle", () => {
+  it("stop ends the process: the RPC no longer answers", async () => {
+    const anvil = await startAnvil({ chainId: 1 })
+    const client = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
+    expect(await client.getChainId()).toBe(1)
+    await anvil.stop()
+    await expect(
+      createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0 }) }).getChainId()
+    ).rejects.toThrow()
+  })
+
+  it("a binary that cannot start fails the start, saying so", async () => {
+    const previous = process.env["ANVIL_BINARY"]
+    process.env["ANVIL_BINARY"] = "/nonexistent/anvil"
+    try {
+      await expect(startAnvil({ chainId: 1 })).rejects.toThrow("anvil could not be started")
+    } finally {
+      if (previous === undefined) delete process.env["ANVIL_BINARY"]
+      else process.env["ANVIL_BINARY"] = previous
+    }
   })
 })
