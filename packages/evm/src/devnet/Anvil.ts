@@ -4,6 +4,7 @@
  * system picks, with the chain id and mining mode asked for. The process is killed when `stop` is
  * called or, failing that, when this process exits.
  */
+import { Data, Effect, type Scope } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
@@ -96,6 +97,19 @@ export const startAnvil = async (options: AnvilOptions): Promise<Anvil> => {
     throw error
   }
 }
+
+/** A node did not start: the binary is missing, exited, or never answered. */
+export class AnvilStartFailed extends Data.TaggedError("AnvilStartFailed")<{ readonly message: string }> {}
+
+/** A node for the life of the enclosing scope: started when acquired, stopped when the scope closes. */
+export const anvilScoped = (options: AnvilOptions): Effect.Effect<Anvil, AnvilStartFailed, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => startAnvil(options),
+      catch: (cause) => new AnvilStartFailed({ message: cause instanceof Error ? cause.message : String(cause) })
+    }),
+    (anvil) => Effect.promise(() => anvil.stop())
+  )
 
 /** Reads the port anvil bound from its banner, or fails with what it printed. */
 const listeningPort = (child: ChildProcess, timeoutMs: number): Promise<number> =>

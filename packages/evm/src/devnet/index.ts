@@ -2,7 +2,15 @@
  * @swapdesk/evm/devnet: local EVM networks for tests and the demo. anvil nodes started by path,
  * Uniswap V2 from its published artifacts, demo tokens and pools at given prices.
  */
-export { type Anvil, anvilBinaryPath, type AnvilMining, type AnvilOptions, startAnvil } from "./Anvil.ts"
+export {
+  type Anvil,
+  anvilBinaryPath,
+  type AnvilMining,
+  type AnvilOptions,
+  anvilScoped,
+  AnvilStartFailed,
+  startAnvil
+} from "./Anvil.ts"
 export {
   addPool,
   confirmed,

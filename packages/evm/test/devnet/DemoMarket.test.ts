@@ -4,12 +4,14 @@
 // against the factory deployed here (so the router's hard-coded pair init code hash matches). One
 // node mines every 0.25 s, as a real chain does, to show the same path with blocks of their own. A
 // stopped node no longer answers, and a binary that cannot run fails the start with a reason.
+import { Effect } from "effect"
 import { existsSync } from "node:fs"
 import { type Address, createPublicClient, erc20Abi, http, maxUint256, parseUnits } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Anvil,
   anvilBinaryPath,
+  anvilScoped,
   confirmed,
   type DemoMarket,
   deployDemoMarket,
@@ -162,6 +164,22 @@ describe("the node's lifecycle", () => {
     await expect(
       createPublicClient({ transport: http(anvil.rpcUrl, { retryCount: 0 }) }).getChainId()
     ).rejects.toThrow()
+  })
+
+  it("a scoped node lives as long as its scope", async () => {
+    const rpcUrl = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          const anvil = yield* anvilScoped({ chainId: 8453 })
+          const chainId = yield* Effect.promise(() =>
+            createPublicClient({ transport: http(anvil.rpcUrl) }).getChainId()
+          )
+          expect(chainId).toBe(8453)
+          return anvil.rpcUrl
+        })
+      )
+    )
+    await expect(createPublicClient({ transport: http(rpcUrl, { retryCount: 0 }) }).getChainId()).rejects.toThrow()
   })
 
   it("a binary that cannot start fails the start, saying so", async () => {
