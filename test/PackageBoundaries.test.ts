@@ -3,7 +3,7 @@
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
 // history files; http: core and a SHA-256, with Node's built-ins only behind its `@swapdesk/http/node`
 // entry, whose main entry reaches none; channels: core, Node and its two providers' libraries; store: core,
-// PostgreSQL's driver and node:sqlite; server: all of them; web: its browser libraries, and effect,
+// PostgreSQL's driver and node:sqlite; evm: core, viem and Node; server: all of them; web: its browser libraries, and effect,
 // Node and http's security headers for the layer that serves it), every package it imports is declared in its manifest,
 // and nothing it declares at run time goes unused. The web app itself (packages/web/src/app)
 // imports only its browser libraries: it reaches the server through the public API, never our
@@ -36,6 +36,8 @@ const allowed: Record<string, ReadonlyArray<string>> = {
   channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
   // PostgreSQL's driver and node:sqlite (docs/storage.md).
   store: ["effect", "@swapdesk/core", "@effect/sql-pg", "node:"],
+  // viem for every chain call, Node for the devnet's anvil processes (docs/decisions.md, "Live mode's EVM package").
+  evm: ["effect", "@swapdesk/core", "viem", "node:"],
   server: [
     "effect",
     "@effect/platform-node",
