@@ -59,7 +59,10 @@ export default defineConfig({
     target: "es2022",
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
-    reportCompressedSize: false
+    reportCompressedSize: false,
+    // The compression above takes seconds by design (the strongest settings, once per build); the
+    // bundler would warn about that slow callback on every build.
+    rolldownOptions: { checks: { bundlerTimings: false } }
   },
   plugins: [precompress()],
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } }
