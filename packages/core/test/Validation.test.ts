@@ -64,6 +64,10 @@ const trade = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "sol
 
 // ---- the envelope of every rejection (http-api.md#conventions) ----------------------------------
 
+/** The message of the issue a trade body with `amountIn` gets at `amountIn`. */
+const amountMessage = (amountIn: unknown) =>
+  issues(body(CreateTradeBody)({ ...trade, amountIn })).find((issue) => issue.path === "amountIn")?.message
+
 describe("how problems are reported", () => {
   it("an unknown body field is rejected, naming the field", () => {
     assert.deepStrictEqual(issues(body(CreateTradeBody)({ ...trade, evil: 1 })), [
@@ -112,8 +116,6 @@ describe("how problems are reported", () => {
   })
 
   it("an amount sent as a JSON number says to send it as a string; a bad string says what a decimal is", () => {
-    const amountMessage = (amountIn: unknown) =>
-      issues(body(CreateTradeBody)({ ...trade, amountIn })).find((issue) => issue.path === "amountIn")?.message
     assert.strictEqual(amountMessage(1.5), "send amounts as decimal strings, e.g. \"1.5\"")
     assert.strictEqual(amountMessage(null), "send amounts as decimal strings, e.g. \"1.5\"")
     assert.match(amountMessage("1e5") ?? "", /^must be a plain decimal string such as "1\.5"/)
