@@ -5,13 +5,16 @@
  * own adapters in place of `layerSimulator`.
  *
  *   npx -y pnpm@12.21.0 exec node examples/server.ts        (from the repository's root; listens on PORT, default 3001)
+ *
+ * It prints where it listens once the socket is open, then serves until Ctrl-C.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { routes, serve } from "@swapdesk/http"
 import { ClientErrors } from "@swapdesk/http/node"
 import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
+import { HttpServer } from "effect/http"
 import { createServer, type Server } from "node:http"
 
 /** A tiny world: one manual-clock market and no accounts (public market data only). */
@@ -26,9 +29,18 @@ export const app = serve(routes.pipe(Layer.provide(world)))
  */
 export const nodeApp = (server: Server) => serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world)))
 
+/** Prints the address of the platform server it is given, once that server listens. */
+export const logAddress = Layer.effectDiscard(Effect.gen(function*() {
+  const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
+  console.log(`listening on ${address}: try ${address}/v1/market-data?token=SOL`)
+}))
+
 if (import.meta.main) {
   const port = Number(process.env["PORT"] ?? 3001)
   const server = createServer()
-  Layer.launch(nodeApp(server).pipe(Layer.provide(NodeHttpServer.layer(() => server, { port, host: "127.0.0.1" }))))
-    .pipe(NodeRuntime.runMain)
+  Layer.launch(
+    Layer.merge(nodeApp(server), logAddress).pipe(
+      Layer.provide(NodeHttpServer.layer(() => server, { port, host: "127.0.0.1" }))
+    )
+  ).pipe(NodeRuntime.runMain)
 }

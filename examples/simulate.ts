@@ -44,7 +44,7 @@ export const swapOnce = Effect.gen(function*() {
   })
   yield* control.advance(30_000)
   const trade = yield* trades.get(ACCOUNT, created.id)
-  return { created: tradeView(created), trade: tradeView(trade), events: (yield* control.events(0, 10_000)).entries }
+  return { created: tradeView(created), trade: tradeView(trade), events: (yield* control.events(0, 10_000)).events }
 }).pipe(Effect.provide(layerSimulator(scenario)))
 
 if (import.meta.main) {

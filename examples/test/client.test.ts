@@ -1,6 +1,7 @@
-// Proves the typed-client example works against a real server: the server runs in-process on the
-// demo scenario with a manual clock, the example starts a swap through the client, and after the
-// clock advances the client reads the trade back as confirmed.
+// Proves the typed-client example does what its header says against a real server: the server runs
+// in-process on the demo scenario with a manual clock, the example starts a swap through the client
+// and waits for it, and only once the market clock has moved far enough (advanced here while the
+// example polls) does it answer the trade, confirmed, as the server reports it.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, it } from "@effect/vitest"
 import { serve } from "@swapdesk/http"
@@ -21,10 +22,20 @@ it.live("the client example trades through a running server", () =>
       )
     )
     const baseUrl = HttpServer.formatAddress(Context.get(server, HttpServer.HttpServer).address)
-    const tradeId = yield* tour(baseUrl)
     const client = yield* makeSimulatorClient({ baseUrl, apiKey: demoKeys.proAll })
-    yield* client.sim.advance({ payload: { ms: 60_000 } })
-    const trade = yield* client.trades.get({ params: { id: tradeId } })
-    assert.strictEqual(trade.data.status, "confirmed")
-    assert.isString(trade.data.amountOut)
+    // The market clock moves 5 s at a time while the example waits; it never moves on its own.
+    let advancedMs = 0
+    const moveClock = client.sim.advance({ payload: { ms: 5_000 } }).pipe(
+      Effect.tap(() => Effect.sync(() => (advancedMs += 5_000))),
+      Effect.andThen(Effect.sleep("300 millis")),
+      Effect.forever
+    )
+    const settled = yield* Effect.raceFirst(tour(baseUrl), moveClock)
+    assert.strictEqual(settled.status, "confirmed")
+    assert.isString(settled.amountOut)
+    assert.isString(settled.txHash)
+    // The example waited for the chain: a pending answer would have come before any advance.
+    assert.isAbove(advancedMs, 0)
+    const stored = yield* client.trades.get({ params: { id: settled.id } })
+    assert.deepStrictEqual(stored.data, settled)
   }).pipe(Effect.provide(FetchHttpClient.layer), Effect.scoped))

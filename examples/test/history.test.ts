@@ -59,7 +59,7 @@ describe("examples/history", () => {
       yield* control.advance(3 * 60 * MINUTE_MS)
       assert.strictEqual((yield* trades.get(ACCOUNT, trade.id)).stage, "confirmed")
 
-      const fired = (yield* control.outbox(0, 10_000)).entries.filter((n) => n.alertId === alert.id)
+      const fired = (yield* control.outbox(0, 10_000)).notifications.filter((n) => n.alertId === alert.id)
       assert.strictEqual(fired.length, 1)
       const sentAt = Date.parse(fired[0]!.sentAt)
       assert.isTrue(sentAt >= dropAt && sentAt < dropAt + 5 * MINUTE_MS, `fired at ${fired[0]!.sentAt}`)

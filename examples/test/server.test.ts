@@ -1,10 +1,13 @@
 // Proves the composition example: the contract's routes served on ports the caller provides answer
 // public market data, refuse keys they do not know, and do not expose the simulator's control routes;
-// on a Node server, a request Node's parser refuses is answered in the error envelope at market time.
+// on a Node server, a request Node's parser refuses is answered in the error envelope at market time;
+// and run as its header says (a Node process on the file), it prints the address it listens on,
+// which then answers.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
+import { spawn } from "node:child_process"
 import { createServer } from "node:http"
 import { type AddressInfo, connect } from "node:net"
 import { app, nodeApp } from "../server.ts"
@@ -67,4 +70,25 @@ it.live("on a Node server, a malformed request gets the error envelope at market
       fetch(`http://127.0.0.1:${port}/v1/health`).then((r) => r.json() as Promise<any>)
     )
     assert.strictEqual(envelope.timestamp, health.timestamp)
+  }).pipe(Effect.scoped))
+
+it.live("run as a program, it prints where it listens, and answers there", () =>
+  Effect.gen(function*() {
+    const program = spawn(process.execPath, [new URL("../server.ts", import.meta.url).pathname], {
+      env: { ...process.env, PORT: "0" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    yield* Effect.addFinalizer(() => Effect.sync(() => program.kill("SIGTERM")))
+    const firstLine = yield* Effect.callback<string, Error>((resume) => {
+      let printed = ""
+      program.stdout.on("data", (chunk: Buffer) => {
+        printed += chunk.toString()
+        if (printed.includes("\n")) resume(Effect.succeed(printed.split("\n")[0]!))
+      })
+      program.once("exit", (code) => resume(Effect.fail(new Error(`exited ${code} before printing: ${printed}`))))
+    })
+    const address = /^listening on (http:\/\/127\.0\.0\.1:\d+): try /.exec(firstLine)?.[1]
+    assert.isString(address, firstLine)
+    const health = yield* Effect.promise(() => fetch(`${address}/v1/health`).then((r) => r.json() as Promise<any>))
+    assert.strictEqual(health.data.backend, "custom")
   }).pipe(Effect.scoped))

@@ -102,7 +102,7 @@ const timeAdvance = (withAlerts: boolean): Promise<number> =>
       const started = performance.now()
       yield* Effect.orDie(control.advance(DAY_MS))
       const ms = elapsed(started)
-      const fired = (yield* control.outbox(0, 1)).entries.length
+      const fired = (yield* control.outbox(0, 1)).notifications.length
       if (fired > 0) throw new Error(`${fired} quiet alerts fired: the alert variant no longer measures what it says`)
       return ms
     }).pipe(Effect.provide(layerSimulator(manualDemo)))

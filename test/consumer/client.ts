@@ -1,10 +1,13 @@
 /**
- * A consumer of `@swapdesk/http`'s typed client alone, against a server running elsewhere (the test
- * starts the packed `swapdesk-server` binary and passes its address in SWAPDESK_URL): the service's
- * version, a price, a swap, the clock moved through the simulator's control route, the confirmed
- * trade, and a missing alert matched by its tag. Prints one JSON line for the test to check.
+ * A consumer of the typed clients against a server running elsewhere (the test starts the packed
+ * `swapdesk-server` binary and passes its address in SWAPDESK_URL): with `@swapdesk/http`'s client,
+ * the service's version, a price, a swap, the confirmed trade, and a missing alert matched by its
+ * tag; with `@swapdesk/server`'s `makeSimulatorClient`, the clock moved through the simulator's
+ * control route (that package loads on Node 20 too, where the test also runs this). Prints one
+ * JSON line for the test to check.
  */
 import { makeClient } from "@swapdesk/http"
+import { makeSimulatorClient } from "@swapdesk/server"
 import { Effect } from "effect"
 import { FetchHttpClient } from "effect/http"
 
@@ -19,13 +22,8 @@ const program = Effect.gen(function*() {
     headers: { "idempotency-key": `consumer-${process.versions.node}` },
     payload: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "0.5", network: "solana" }
   })
-  yield* Effect.promise(() =>
-    fetch(`${baseUrl}/v1/sim/clock/advance`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ms: 30_000 })
-    })
-  )
+  const simulator = yield* makeSimulatorClient({ baseUrl })
+  yield* simulator.sim.advance({ payload: { ms: 30_000 } })
   const trade = yield* client.trades.get({ params: { id: created.data.id } })
   const missing = yield* client.alerts.get({ params: { id: "alrt_doesnotexist" } }).pipe(
     Effect.map(() => "found"),

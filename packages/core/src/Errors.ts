@@ -112,6 +112,13 @@ export class InsufficientScope extends Data.TaggedError("InsufficientScope")<{ r
   }
 }
 
+/**
+ * What a validation error's message adds after its first issue: how many more `details` lists,
+ * counted as issues so that it never reads as one more allowed value of an enumeration.
+ */
+const moreIssues = (count: number): string =>
+  count <= 0 ? "" : ` (and ${count} more issue${count === 1 ? "" : "s"}; see details)`
+
 export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
   readonly details: ReadonlyArray<ValidationIssue>
 }> {
@@ -120,8 +127,7 @@ export class ValidationFailed extends Data.TaggedError("ValidationFailed")<{
     const [first] = this.details
     if (first === undefined) return "the request is invalid"
     const where = first.path === "" ? "" : `${first.path}: `
-    const more = this.details.length > 1 ? ` (and ${this.details.length - 1} more)` : ""
-    return `${where}${first.message}${more}`
+    return `${where}${first.message}${moreIssues(this.details.length - 1)}`
   }
 }
 

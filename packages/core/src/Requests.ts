@@ -19,8 +19,14 @@ import { WebhookEventType } from "./Webhook.ts"
 export const pageLimits = { defaultLimit: 20, maxLimit: 100 } as const
 export const trendingLimits = { defaultLimit: 10, maxLimit: 50 } as const
 
-/** A plain decimal string; the token's decimal places are checked once the token is known. */
-export const DecimalAmount = Schema.String.check(
+/**
+ * A plain decimal string; the token's decimal places are checked once the token is known. A JSON
+ * number is refused with the fix rather than "Expected string": amounts travel as strings so that
+ * no client rounds them through a binary float (docs/reference/http-api.md#conventions).
+ */
+export const DecimalAmount = Schema.String.annotate({
+  message: "send amounts as decimal strings, e.g. \"1.5\""
+}).check(
   // The `u` flag lets the pattern into the OpenAPI document (Effect exports only Unicode patterns).
   Schema.isPattern(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/u, {
     message: "must be a plain decimal string such as \"1.5\" (digits, at most one point, no sign or exponent)"

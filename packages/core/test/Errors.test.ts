@@ -192,7 +192,7 @@ describe("the tagged error classes", () => {
     const many = new ValidationFailed({
       details: [{ path: "a", message: "x" }, { path: "b", message: "y" }, { path: "c", message: "z" }]
     })
-    assert.strictEqual(many.message, "a: x (and 2 more)")
+    assert.strictEqual(many.message, "a: x (and 2 more issues; see details)")
     assert.strictEqual(
       new ValidationFailed({ details: [{ path: "", message: "Expected object" }] }).message,
       "Expected object"

@@ -64,6 +64,10 @@ const trade = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "sol
 
 // ---- the envelope of every rejection (http-api.md#conventions) ----------------------------------
 
+/** The message of the issue a trade body with `amountIn` gets at `amountIn`. */
+const amountMessage = (amountIn: unknown) =>
+  issues(body(CreateTradeBody)({ ...trade, amountIn })).find((issue) => issue.path === "amountIn")?.message
+
 describe("how problems are reported", () => {
   it("an unknown body field is rejected, naming the field", () => {
     assert.deepStrictEqual(issues(body(CreateTradeBody)({ ...trade, evil: 1 })), [
@@ -111,6 +115,21 @@ describe("how problems are reported", () => {
     }
   })
 
+  it("an amount sent as a JSON number says to send it as a string; a bad string says what a decimal is", () => {
+    assert.strictEqual(amountMessage(1.5), "send amounts as decimal strings, e.g. \"1.5\"")
+    assert.strictEqual(amountMessage(null), "send amounts as decimal strings, e.g. \"1.5\"")
+    assert.match(amountMessage("1e5") ?? "", /^must be a plain decimal string such as "1\.5"/)
+  })
+
+  it.effect("a summary counts the other issues as issues, not as one more allowed value", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(decodeRequest(CreateTradeBody)({ ...trade, network: "mars", amountIn: 2 }))
+      assert.strictEqual(error.details.length, 2)
+      assert.match(error.message, /^(network|amountIn): .* \(and 1 more issue; see details\)$/)
+      const three = yield* Effect.flip(decodeRequest(CreateTradeBody)({ ...trade, network: "mars", amountIn: 2, x: 1 }))
+      assert.match(three.message, / \(and 2 more issues; see details\)$/)
+    }))
+
   it.effect("decodeRequest fails with ValidationFailed carrying every detail, and a summary message", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(decodeRequest(CreateTradeBody)({ ...trade, slippage: 0, extra: 1 }))
@@ -120,7 +139,7 @@ describe("how problems are reported", () => {
         { path: "extra", message: "Expected no excess property" },
         { path: "slippage", message: "must be greater than 0" }
       ])
-      assert.match(error.message, /\(and 1 more\)$/)
+      assert.match(error.message, / \(and 1 more issue; see details\)$/)
     }))
 
   it.effect("decodeRequest succeeds with the decoded value", () =>

@@ -33,7 +33,9 @@ const validationError = (ms: number, details: ReturnType<typeof validationIssues
   const message = first === undefined
     ? "the request is invalid"
     : `${first.path === "" ? "" : `${first.path}: `}${first.message}${
-      details.length > 1 ? ` (and ${details.length - 1} more)` : ""
+      details.length > 1
+        ? ` (and ${details.length - 1} more issue${details.length === 2 ? "" : "s"}; see details)`
+        : ""
     }`
   return Effect.fail(new BadRequest(errorBody("VALIDATION_ERROR", message, ms, details)))
 }

@@ -2,8 +2,9 @@
 // ports: the /v1/sim routes take only the control key when it is required (off a loopback HOST) and
 // are then rate limited by address, and merely accept it on loopback; every response carries nosniff and no-referrer, a keyed one
 // no-store, Swagger UI a policy naming the hashes of its own inline assets; CORS answers only the
-// configured origins; two Authorization headers are 401; the event log and the outbox are read
-// by cursor, oldest first, and keep only their most recent entries; an advance is 1 ms to 31 days.
+// configured origins (adding `Origin` to what a response already varies on); two Authorization
+// headers are 401; the event log and the outbox are read by cursor, oldest first, and keep only
+// their most recent entries; an advance is 1 ms to 31 days.
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServer } from "effect/http"
@@ -254,6 +255,12 @@ describe("operating the server safely", () => {
           const other = yield* call("GET", "/v1/health", { headers: { origin: "https://evil.example" } })
           assert.isUndefined(other.headers["access-control-allow-origin"])
           assert.strictEqual(other.headers["vary"], "Origin")
+          // A file of the interface varies on its encoding too: both are kept.
+          const page = yield* call("GET", "/", {
+            headers: { origin: "https://app.example", "accept-encoding": "gzip" }
+          })
+          assert.strictEqual(page.headers["content-encoding"], "gzip")
+          assert.strictEqual(page.headers["vary"], "Accept-Encoding, Origin")
 
           const preflight = yield* call("OPTIONS", "/v1/trades", {
             headers: {

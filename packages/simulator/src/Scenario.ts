@@ -307,15 +307,79 @@ const unusedOverrides = (symbol: string, override: typeof TokenSettings.Type, i:
 }
 
 /**
+ * What the cross checks and the history files read: the decoded scenario, or where the schema
+ * refused it, each part that decodes on its own (`undefined` in place of one that does not, so that
+ * every index stays the file's). The schema's issues and these checks' are then reported together.
+ */
+interface CheckedParts {
+  readonly tokens?: ReadonlyArray<typeof TokenSettings.Type | undefined>
+  readonly accounts?: ReadonlyArray<
+    {
+      readonly id?: string | undefined
+      readonly apiKeys?: ReadonlyArray<typeof ApiKeySettings.Type | undefined> | undefined
+      readonly wallets?: ReadonlyArray<typeof WalletSettings.Type | undefined> | undefined
+    } | undefined
+  >
+  readonly history?: Readonly<Record<string, typeof HistorySource.Type | undefined>>
+  /** The clock's start where the clock decodes; with `clockDecodes` false, history ranges go unchecked. */
+  readonly clock?: { readonly start?: string } | undefined
+  readonly clockDecodes: boolean
+}
+
+const partOf = <S extends Schema.Codec<unknown, unknown>>(schema: S) => {
+  const decode = Schema.decodeUnknownExit(schema)
+  return (value: unknown): S["Type"] | undefined => {
+    const exit = decode(value, { errors: "all", onExcessProperty: "error" })
+    return exit._tag === "Success" ? exit.value : undefined
+  }
+}
+const tokenPart = partOf(TokenSettings)
+const apiKeyPart = partOf(ApiKeySettings)
+const walletPart = partOf(WalletSettings)
+const historyPart = partOf(HistorySource)
+const clockPart = partOf(ClockSettings)
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const arrayOf = <A>(value: unknown, part: (item: unknown) => A): ReadonlyArray<A> | undefined =>
+  Array.isArray(value) ? value.map(part) : undefined
+
+/** The parts of a file the schema refused that still decode alone. */
+const partsOf = (input: unknown): CheckedParts => {
+  if (!isRecord(input)) return { clockDecodes: false }
+  const clock = input["clock"] === undefined ? undefined : clockPart(input["clock"])
+  const history = isRecord(input["history"])
+    ? Object.fromEntries(Object.entries(input["history"]).map(([symbol, source]) => [symbol, historyPart(source)]))
+    : undefined
+  const accounts = arrayOf(input["accounts"], (account) =>
+    isRecord(account)
+      ? {
+        id: typeof account["id"] === "string" ? account["id"] : undefined,
+        apiKeys: arrayOf(account["apiKeys"], apiKeyPart),
+        wallets: arrayOf(account["wallets"], walletPart)
+      }
+      : undefined)
+  return {
+    clockDecodes: input["clock"] === undefined || clock !== undefined,
+    ...(clock === undefined ? {} : { clock }),
+    ...(history === undefined ? {} : { history }),
+    ...(accounts === undefined ? {} : { accounts }),
+    ...(Array.isArray(input["tokens"]) ? { tokens: input["tokens"].map(tokenPart) } : {})
+  }
+}
+
+/**
  * Rules the schema cannot see: tokens exist, balances fit their token, ids and keys are unique, and
  * no override sets what the market would not use.
  */
-const crossChecks = (scenario: typeof ScenarioFile.Type): Array<ScenarioIssue> => {
+const crossChecks = (scenario: CheckedParts): Array<ScenarioIssue> => {
   const issues: Array<ScenarioIssue> = []
   const accountIds = new Set<string>()
   const keys = new Set<string>()
   const tokenSymbols = new Set<string>()
   scenario.tokens?.forEach((t, i) => {
+    if (t === undefined) return
     const token = findToken(t.symbol)
     // A ticker in any case; a contract address would find the token here but match no override later.
     if (Option.isNone(token) || token.value.symbol !== t.symbol.toUpperCase()) {
@@ -352,7 +416,7 @@ const crossChecks = (scenario: typeof ScenarioFile.Type): Array<ScenarioIssue> =
       })
     }
     scenario.tokens?.forEach((t, i) => {
-      if (t.symbol.toUpperCase() === symbol && t.priceUsd !== undefined) {
+      if (t !== undefined && t.symbol.toUpperCase() === symbol && t.priceUsd !== undefined) {
         issues.push({
           path: `tokens.${i}.priceUsd`,
           message: `cannot be set on ${symbol}: its price comes from history.${symbol}.file`,
@@ -362,11 +426,15 @@ const crossChecks = (scenario: typeof ScenarioFile.Type): Array<ScenarioIssue> =
     })
   }
   scenario.accounts?.forEach((account, a) => {
-    if (accountIds.has(account.id)) {
-      issues.push({ path: `accounts.${a}.id`, message: "is used by another account", value: account.id })
+    if (account === undefined) return
+    if (account.id !== undefined) {
+      if (accountIds.has(account.id)) {
+        issues.push({ path: `accounts.${a}.id`, message: "is used by another account", value: account.id })
+      }
+      accountIds.add(account.id)
     }
-    accountIds.add(account.id)
     account.apiKeys?.forEach((k, i) => {
+      if (k === undefined) return
       if (keys.has(k.key)) {
         issues.push({ path: `accounts.${a}.apiKeys.${i}.key`, message: "is not unique", value: k.key })
       }
@@ -374,6 +442,7 @@ const crossChecks = (scenario: typeof ScenarioFile.Type): Array<ScenarioIssue> =
     })
     const networksSeen = new Set<string>()
     account.wallets?.forEach((w, i) => {
+      if (w === undefined) return
       if (networksSeen.has(w.network)) {
         issues.push({
           path: `accounts.${a}.wallets.${i}.network`,
@@ -406,7 +475,7 @@ const iso = (ms: number): string => new Date(ms).toISOString()
  * candles, or issues naming the file, the line or index, and the fault.
  */
 const loadHistory = (
-  scenario: typeof ScenarioFile.Type,
+  scenario: CheckedParts,
   sources: ScenarioSources
 ): { readonly history: Record<string, LoadedHistory>; readonly issues: Array<ScenarioIssue> } => {
   const history: Record<string, LoadedHistory> = {}
@@ -414,7 +483,9 @@ const loadHistory = (
   const read = sources.readFile ?? ((path: string) => readFileSync(path, "utf8"))
   const startText = scenario.clock?.start ?? scenarioDefaults.clock.start
   const startMs = Date.parse(startText)
-  for (const [symbol, { file }] of Object.entries(scenario.history ?? {})) {
+  for (const [symbol, source] of Object.entries(scenario.history ?? {})) {
+    if (source === undefined) continue
+    const { file } = source
     const path = `history.${symbol}.file`
     const resolved = resolve(sources.directory ?? "", file)
     let text: string
@@ -433,7 +504,7 @@ const loadHistory = (
       continue
     }
     const { fromMs, toMs } = seriesRange(candles)
-    if (!(startMs >= fromMs && startMs < toMs)) {
+    if (scenario.clockDecodes && !(startMs >= fromMs && startMs < toMs)) {
       issues.push({
         path,
         message: `${resolved} covers ${iso(fromMs)} to ${iso(toMs)}: the clock's start ${startText} is outside it`,
@@ -448,7 +519,9 @@ const loadHistory = (
 
 /**
  * Decodes a scenario, reading its history files from `sources`, or throws `InvalidScenario` naming
- * every bad field and its value (and for a history file, the line or index and the fault).
+ * every bad field and its value (and for a history file, the line or index and the fault), all in
+ * one report: the schema's issues, the rules it cannot see and the history files' faults together,
+ * so that a file is fixed in one round.
  */
 export const decodeScenario = (input: unknown, sources: ScenarioSources = {}): ScenarioFile => {
   const decoded = Schema.decodeUnknownExit(ScenarioFile)(input, { errors: "all", onExcessProperty: "error" })
@@ -456,20 +529,21 @@ export const decodeScenario = (input: unknown, sources: ScenarioSources = {}): S
     const error = decoded.cause.reasons.find((r) => r._tag === "Fail")
     const issue = error !== undefined && Schema.isSchemaError(error.error) ? error.error.issue : undefined
     if (issue === undefined) throw new InvalidScenario([{ path: "", message: "could not be decoded", value: input }])
-    throw new InvalidScenario(
-      toIssues(issue).issues.map((i) => {
-        const path = (i.path ?? []) as ReadonlyArray<PropertyKey>
-        return { path: path.map(String).join("."), message: i.message, value: valueAt(input, path) }
-      })
-    )
+    const schemaIssues = toIssues(issue).issues.map((i): ScenarioIssue => {
+      const path = (i.path ?? []) as ReadonlyArray<PropertyKey>
+      return { path: path.map(String).join("."), message: i.message, value: valueAt(input, path) }
+    })
+    const parts = partsOf(input)
+    throw new InvalidScenario([...schemaIssues, ...crossChecks(parts), ...loadHistory(parts, sources).issues])
   }
-  const issues = crossChecks(decoded.value)
-  if (issues.length > 0) throw new InvalidScenario(issues)
+  const parts: CheckedParts = { ...decoded.value, clockDecodes: true }
   const { history: historyFiles, ...settings } = decoded.value
-  if (historyFiles === undefined) return settings
-  const { history, issues: historyIssues } = loadHistory(decoded.value, sources)
-  if (historyIssues.length > 0) throw new InvalidScenario(historyIssues)
-  return { ...settings, history }
+  const { history, issues: historyIssues } = historyFiles === undefined
+    ? { history: {}, issues: [] }
+    : loadHistory(parts, sources)
+  const issues = [...crossChecks(parts), ...historyIssues]
+  if (issues.length > 0) throw new InvalidScenario(issues)
+  return historyFiles === undefined ? settings : { ...settings, history }
 }
 
 /** Parses a scenario file's text (JSON), or throws `InvalidScenario`. */

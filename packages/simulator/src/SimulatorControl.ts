@@ -14,7 +14,7 @@ import {
 } from "@swapdesk/core"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import type { FaultKind } from "./chain/Faults.ts"
-import type { LoggedEvent, LogPage } from "./EventLog.ts"
+import type { LoggedEvent } from "./EventLog.ts"
 import type { SentNotification } from "./Simulation.ts"
 import { SimulationState } from "./SimulationState.ts"
 
@@ -24,7 +24,22 @@ import { SimulationState } from "./SimulationState.ts"
  */
 const YIELD_EVERY = 1024
 
+/** A page of the event log, as `GET /v1/sim/events` answers it: oldest first; `nextAfter` is the cursor on. */
+export interface EventPage {
+  readonly events: ReadonlyArray<LoggedEvent>
+  /** The last `seq` returned, to pass as `after` for the next page; `null` when nothing follows. */
+  readonly nextAfter: number | null
+}
+
+/** A page of the outbox, as `GET /v1/sim/outbox` answers it: oldest first; `nextAfter` is the cursor on. */
+export interface OutboxPage {
+  readonly notifications: ReadonlyArray<SentNotification>
+  /** The last `seq` returned, to pass as `after` for the next page; `null` when nothing follows. */
+  readonly nextAfter: number | null
+}
+
 export class SimulatorControl extends Context.Service<SimulatorControl, {
+  /** Market time now, in epoch milliseconds (`GET /v1/sim/clock` writes it as ISO 8601), and the clock's mode. */
   readonly clock: Effect.Effect<{ readonly now: number; readonly mode: "manual" | "realtime" }>
   /** Manual mode: runs every event due in the next `ms`, in order; answers the new time. */
   readonly advance: (ms: number) => Effect.Effect<number, ClockNotManual>
@@ -35,9 +50,9 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
   readonly injectFault: (network: Network, kind: FaultKind, durationMs: number) => Effect.Effect<void>
   readonly whale: (token: string, network: Network, valueUsd: number) => Effect.Effect<void, InvalidToken>
   /** Up to `limit` notifications sent after `seq` `after`, oldest first, from the ones kept. */
-  readonly outbox: (after: number, limit: number) => Effect.Effect<LogPage<SentNotification>>
+  readonly outbox: (after: number, limit: number) => Effect.Effect<OutboxPage>
   /** Up to `limit` log entries after `seq` `after`, oldest first, from the ones kept. */
-  readonly events: (after: number, limit: number) => Effect.Effect<LogPage<LoggedEvent>>
+  readonly events: (after: number, limit: number) => Effect.Effect<EventPage>
 }>()("@swapdesk/simulator/SimulatorControl") {
   static readonly layer = Layer.effect(
     SimulatorControl,
@@ -92,8 +107,16 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
             resolveToken(token, network),
             (t) => exclusive(Effect.suspend(() => reactor.onMarket(sim.whale(t.symbol, network, valueUsd))))
           ),
-        outbox: (after, limit) => Effect.sync(() => sim.outbox.page(after, limit)),
-        events: (after, limit) => Effect.sync(() => sim.log.page(after, limit))
+        outbox: (after, limit) =>
+          Effect.sync(() => {
+            const { entries, nextAfter } = sim.outbox.page(after, limit)
+            return { notifications: entries, nextAfter }
+          }),
+        events: (after, limit) =>
+          Effect.sync(() => {
+            const { entries, nextAfter } = sim.log.page(after, limit)
+            return { events: entries, nextAfter }
+          })
       }
     })
   )

@@ -2,7 +2,7 @@
 // a JSON round trip of it decode unchanged; each kind of bad field fails with `InvalidScenario`
 // whose issues name the field's path AND the value found there (and whose message shows both); text
 // that is not JSON is refused with the parser's reason and no value; several problems are reported
-// together; keys left out take the documented defaults in the running simulation. Each bad file is
+// together, the schema's and those it cannot see (and a history file's) in the same report; keys left out take the documented defaults in the running simulation. Each bad file is
 // a valid file with one field broken, so the issue can only come from that field.
 import { assert, describe, it } from "@effect/vitest"
 import { AccountRepository } from "@swapdesk/core"
@@ -280,6 +280,36 @@ describe("decodeScenario refuses, naming the field and the value", () => {
       "networks.solana.failureRate",
       "accounts.0.apiKeys.0.key",
       "extra"
+    ])
+  })
+
+  it("the schema's issues, the rules it cannot see and the history files' faults in one report", () => {
+    const scenario = broken((s) => {
+      s.clock.mode = "fast" // the schema
+      s.tokens.push({ symbol: "NOPE" }) // a rule the schema cannot see
+      s.accounts[0].wallets[0].balances.FOO = "1" // the same, inside an account the schema refuses below
+      s.accounts[0].plan = "gold" // the schema
+      s.accounts.push({ id: "acct_alice" }) // an id used twice
+      s.history = { ETH: { file: "missing.csv" } } // a file that cannot be read
+    })
+    let report: InvalidScenario | undefined
+    try {
+      decodeScenario(scenario, {
+        readFile: (path) => {
+          throw new Error(`no such file ${path}`)
+        }
+      })
+    } catch (error) {
+      if (error instanceof InvalidScenario) report = error
+    }
+    assert.isDefined(report)
+    assert.sameMembers(report!.issues.map((i) => i.path), [
+      "clock.mode",
+      "accounts.0.plan",
+      "tokens.1.symbol",
+      "accounts.0.wallets.0.balances.FOO",
+      "accounts.1.id",
+      "history.ETH.file"
     ])
   })
 })

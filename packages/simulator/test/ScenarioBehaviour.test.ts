@@ -95,7 +95,7 @@ const firstTrade = (seed: number, start: string) =>
     { seed, clock: { mode: "manual", start } },
     Effect.gen(function*() {
       const t = yield* trade("solana", "SOL", "USDC", "1")
-      const { entries: events } = yield* SimulatorControl.use((control) => control.events(0, 1))
+      const { events } = yield* SimulatorControl.use((control) => control.events(0, 1))
       return { id: t.id, txHash: t.txHash, createdAt: t.createdAt, firstAt: events[0]!.at }
     })
   )

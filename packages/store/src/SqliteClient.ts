@@ -2,7 +2,9 @@
  * An `effect/sql` client on Node's built-in `node:sqlite`: one connection shared through a
  * semaphore, so a transaction never interleaves with another fiber's statement. The published
  * Effect SQLite drivers do not load with effect 4.1 (docs/decisions.md); this adapter needs no
- * native addon.
+ * native addon. `node:sqlite` is loaded when a connection opens, not when this module is imported,
+ * so a program on a Node without it (Node 20) can still import the packages that include this one
+ * and use everything but a SQLite store (docs/library.md, "Node versions").
  */
 import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
@@ -10,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import type { Connection } from "effect/sql/SqlConnection"
 import { classifySqliteError, SqlError } from "effect/sql/SqlError"
 import * as Statement from "effect/sql/Statement"
-import { DatabaseSync, type StatementSync } from "node:sqlite"
+import type { StatementSync } from "node:sqlite"
 import { sqliteRevision, StoreRevision } from "./StoreRevision.ts"
 
 /** Settings of a SQLite store. */
@@ -42,6 +44,10 @@ export const make = (
   config: SqliteClientConfig
 ): Effect.Effect<Context.Context<SqlClient.SqlClient | StoreRevision>, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
+    const { DatabaseSync } = yield* Effect.tryPromise({
+      try: () => import("node:sqlite"),
+      catch: (cause) => failure(cause, `loading node:sqlite (Node ${process.versions.node}; it needs 22.13 or newer)`)
+    })
     const db = yield* Effect.acquireRelease(
       Effect.try({
         try: () => {

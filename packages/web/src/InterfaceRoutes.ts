@@ -4,14 +4,17 @@
  * assets only, and calls to its own origin), `X-Frame-Options: DENY`, `X-Content-Type-Options:
  * nosniff` and `Referrer-Policy: no-referrer`. The files are read once, when the layer is built, so
  * no request path ever reaches the file system: a path outside the built set is the router's 404.
+ * Each is sent brotli- or gzip-compressed as `Accept-Encoding` asks, from the compressed copies the
+ * build wrote beside it, and cached by the browser for good when its name carries a content hash.
  * Any server built on `effect/http` that serves the contract can merge this layer into its router.
  */
 import { pageSecurityHeaders } from "@swapdesk/http"
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { extname, join, relative, sep } from "node:path"
 import { fileURLToPath } from "node:url"
+import { type ContentEncoding, negotiateEncoding } from "./ContentEncoding.ts"
 
 /**
  * Where the built interface lives: `dist/app` beside this package's sources, or beside its
@@ -53,20 +56,41 @@ const contentTypes: Readonly<Record<string, string>> = {
   ".txt": "text/plain; charset=utf-8"
 }
 
+/** A built file: its bytes as they are, and as compressed at build time where that is smaller. */
 interface StaticFile {
   readonly body: Uint8Array
   readonly contentType: string
+  readonly compressed: ReadonlyMap<Exclude<ContentEncoding, "identity">, Uint8Array>
 }
 
+/** The suffixes the build writes its compressed copies under (`vite.config.ts`). */
+const compressedSuffixes: ReadonlyArray<readonly [string, Exclude<ContentEncoding, "identity">]> = [
+  [".br", "br"],
+  [".gz", "gzip"]
+]
+
+/**
+ * The built files by URL path. A `.br` or `.gz` file beside one of the same name is that file
+ * compressed: it is served in its place to a client that accepts it, never at a path of its own.
+ */
 const filesUnder = (directory: string): ReadonlyMap<string, StaticFile> => {
-  const files = new Map<string, StaticFile>()
+  const paths = new Set<string>()
   for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue
-    const path = join(entry.parentPath, entry.name)
-    const urlPath = "/" + relative(directory, path).split(sep).join("/")
-    files.set(urlPath, {
+    if (entry.isFile()) paths.add(join(entry.parentPath, entry.name))
+  }
+  const isCompressedCopy = (path: string) =>
+    compressedSuffixes.some(([suffix]) => path.endsWith(suffix) && paths.has(path.slice(0, -suffix.length)))
+  const files = new Map<string, StaticFile>()
+  for (const path of paths) {
+    if (isCompressedCopy(path)) continue
+    const compressed = new Map<Exclude<ContentEncoding, "identity">, Uint8Array>()
+    for (const [suffix, coding] of compressedSuffixes) {
+      if (paths.has(path + suffix)) compressed.set(coding, readFileSync(path + suffix))
+    }
+    files.set("/" + relative(directory, path).split(sep).join("/"), {
       body: readFileSync(path),
-      contentType: contentTypes[extname(entry.name)] ?? "application/octet-stream"
+      contentType: contentTypes[extname(path)] ?? "application/octet-stream",
+      compressed
     })
   }
   return files
@@ -76,11 +100,32 @@ const filesUnder = (directory: string): ReadonlyMap<string, StaticFile> => {
 const cacheControlOf = (urlPath: string): string =>
   urlPath.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache"
 
-const respond = (file: StaticFile, urlPath: string) =>
-  HttpServerResponse.uint8Array(file.body, {
-    contentType: file.contentType,
-    headers: { ...securityHeaders, "cache-control": cacheControlOf(urlPath) }
-  })
+/**
+ * The handler of one file: its answers in each stored coding, built once, and the one that
+ * `Accept-Encoding` picks. `Vary` tells caches that the answer depends on that header.
+ */
+const serveFile = (file: StaticFile, urlPath: string) => {
+  const headers = {
+    ...securityHeaders,
+    "cache-control": cacheControlOf(urlPath),
+    ...(file.compressed.size > 0 ? { vary: "Accept-Encoding" } : {})
+  }
+  const answers = new Map<ContentEncoding, HttpServerResponse.HttpServerResponse>([
+    ["identity", HttpServerResponse.uint8Array(file.body, { contentType: file.contentType, headers })],
+    ...[...file.compressed].map(([coding, body]) =>
+      [
+        coding,
+        HttpServerResponse.uint8Array(body, {
+          contentType: file.contentType,
+          headers: { ...headers, "content-encoding": coding }
+        })
+      ] as const
+    )
+  ])
+  const available = new Set(answers.keys())
+  return (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.succeed(answers.get(negotiateEncoding(request.headers["accept-encoding"], available))!)
+}
 
 const notBuilt = (directory: string) =>
   HttpServerResponse.text(
@@ -98,11 +143,11 @@ export const layer = (options: { readonly directory?: string } = {}) =>
     const directory = options.directory ?? interfaceDirectory
     if (!existsSync(join(directory, "index.html"))) return HttpRouter.add("GET", "/", notBuilt(directory))
     const files = filesUnder(directory)
-    const page = respond(files.get("/index.html")!, "/index.html")
+    const page = serveFile(files.get("/index.html")!, "/index.html")
     return Layer.mergeAll(
       HttpRouter.add("GET", "/", page),
       ...[...files].map(([urlPath, file]) =>
-        HttpRouter.add("GET", urlPath as `/${string}`, urlPath === "/index.html" ? page : respond(file, urlPath))
+        HttpRouter.add("GET", urlPath as `/${string}`, urlPath === "/index.html" ? page : serveFile(file, urlPath))
       )
     )
   }))

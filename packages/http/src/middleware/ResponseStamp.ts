@@ -105,7 +105,8 @@ export const makeStamp = (corsOrigins: ReadonlySet<string>, docsPath: string) =>
         headers["access-control-allow-origin"] = origin
         headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS
       }
-      headers.vary = "Origin"
+      // Added to what the route varies on (the interface's files vary on `Accept-Encoding`).
+      headers.vary = response.headers.vary === undefined ? "Origin" : `${response.headers.vary}, Origin`
     }
     return HttpServerResponse.setHeaders(response, headers)
   }

@@ -48,13 +48,9 @@ export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (h
           (token) => ({ token, network: payload.network, valueUsd: payload.valueUsd, at: toIso(sim.now) })
         ))
       .handle("outbox", ({ query }) =>
-        respond(
-          control.outbox(query.after ?? 0, query.limit ?? logPageLimits.defaultLimit),
-          ({ entries, nextAfter }) => ({ notifications: entries, nextAfter })
-        ))
+        respond(control.outbox(query.after ?? 0, query.limit ?? logPageLimits.defaultLimit), (page) =>
+          page))
       .handle("events", ({ query }) =>
-        respond(
-          control.events(query.after ?? 0, query.limit ?? logPageLimits.defaultLimit),
-          ({ entries, nextAfter }) => ({ events: entries, nextAfter })
-        ))
+        respond(control.events(query.after ?? 0, query.limit ?? logPageLimits.defaultLimit), (page) =>
+          page))
   }))

@@ -289,7 +289,7 @@ describe("a history token in the world", () => {
       })
       const control = yield* SimulatorControl
       yield* control.advance(29 * MINUTE_MS)
-      const fired = (yield* control.outbox(0, 10_000)).entries.filter((n) => n.alertId === created.id)
+      const fired = (yield* control.outbox(0, 10_000)).notifications.filter((n) => n.alertId === created.id)
       assert.strictEqual(fired.length, 1)
       const crossing = rising.find((r) => r[2] >= target)!
       const sentAt = Date.parse(fired[0]!.sentAt)

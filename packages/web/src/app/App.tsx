@@ -1,7 +1,7 @@
 /**
  * The shell: sign-in until a key is given, then the navigation and the screen the address names
- * (`#/market`, `#/swap`, ...). A screen is offered only when the server serves its routes (the
- * OpenAPI document says which), and the simulator's panel only on the simulator.
+ * (`#/market`, `#/swap`, ...). Every screen of the contract is offered (any swapdesk server serves
+ * all of its routes), and the simulator's panel only on the simulator.
  */
 import { useSignal } from "@preact/signals"
 import { useEffect } from "preact/hooks"
@@ -17,7 +17,7 @@ import { PortfolioScreen } from "./screens/PortfolioScreen.tsx"
 import { SignInScreen } from "./screens/SignInScreen.tsx"
 import { SimulatorScreen } from "./screens/SimulatorScreen.tsx"
 import { SwapScreen } from "./screens/SwapScreen.tsx"
-import { isSimulator, serves, signOut } from "./Session.ts"
+import { isSimulator, signOut } from "./Session.ts"
 
 interface Screen {
   readonly path: string
@@ -31,16 +31,11 @@ const always = () => true
 export const screens: ReadonlyArray<Screen> = [
   { path: "market", title: "Market", view: MarketScreen, offered: always },
   { path: "swap", title: "Swap", view: SwapScreen, offered: always },
-  { path: "orders", title: "Orders", view: OrdersScreen, offered: () => serves("/v1/orders") },
+  { path: "orders", title: "Orders", view: OrdersScreen, offered: always },
   { path: "history", title: "History", view: HistoryScreen, offered: always },
   { path: "alerts", title: "Alerts", view: AlertsScreen, offered: always },
-  { path: "portfolio", title: "Portfolio", view: PortfolioScreen, offered: () => serves("/v1/portfolio") },
-  {
-    path: "account",
-    title: "Account",
-    view: AccountScreen,
-    offered: () => serves("/v1/auth/api-keys") || serves("/v1/webhooks")
-  },
+  { path: "portfolio", title: "Portfolio", view: PortfolioScreen, offered: always },
+  { path: "account", title: "Account", view: AccountScreen, offered: always },
   { path: "simulator", title: "Simulator", view: SimulatorScreen, offered: isSimulator }
 ]
 

@@ -1,8 +1,9 @@
 /**
- * Who is signed in, and what the server offers (and, on the simulator, how its clock runs): the key lives in `sessionStorage` only (gone when
- * the tab closes, never in `localStorage` or a cookie); the capabilities come from `GET /v1/health`
- * (is this the simulator?) and the OpenAPI document (which routes exist), so the interface offers
- * only the screens the server behind it can serve.
+ * Who is signed in, and what the server offers (and, on the simulator, how its clock runs): the key
+ * lives in `sessionStorage` only (gone when the tab closes, never in `localStorage` or a cookie).
+ * The server that serves this interface serves the whole contract, so every screen's routes exist;
+ * `GET /v1/health` says whether it runs on the simulator, whose panel is offered only there. The
+ * OpenAPI document is not read for this: it is most of a first load's bytes (docs/decisions.md).
  */
 import { signal } from "@preact/signals"
 import { apiKey, controlKey, get } from "./api/Api.ts"
@@ -25,10 +26,11 @@ export const demoKeys: ReadonlyArray<{ readonly label: string; readonly key: str
 
 export const health = signal<Health | null>(null)
 
-/** The `/v1` paths (as the OpenAPI document writes them) the server serves; null until read. */
-export const routes = signal<ReadonlySet<string> | null>(null)
-
-export const serves = (path: string): boolean => routes.value?.has(path) ?? false
+/**
+ * Whether the server serves the `/v1` route `path`: every route of the contract, which is what any
+ * swapdesk server serves (`@swapdesk/http`'s `Api`); the simulator's control routes only there.
+ */
+export const serves = (path: string): boolean => !path.startsWith("/v1/sim/") || isSimulator()
 
 export const isSimulator = (): boolean => health.value?.backend === "simulator"
 
@@ -60,15 +62,10 @@ export const signOut = () => {
   setControlKey(null)
 }
 
-/** Reads the server's status and route list; a failure leaves the optional screens hidden. */
+/** Reads the server's status (and the simulator's clock); a failure leaves the simulator's panel hidden. */
 export const discover = async () => {
-  const [status, document] = await Promise.allSettled([
-    get<Health>("/health", undefined, { anonymous: true }),
-    fetch(new URL("/v1/openapi.json", location.href), { credentials: "omit" }).then((response) =>
-      response.ok ? (response.json() as Promise<{ readonly paths?: Record<string, unknown> }>) : { paths: {} }
-    )
-  ])
-  if (status.status === "fulfilled") health.value = status.value
+  const status = await get<Health>("/health", undefined, { anonymous: true }).catch(() => null)
+  if (status !== null) health.value = status
   if (isSimulator()) {
     const clock = await get<{ readonly mode: "realtime" | "manual" }>("/sim/clock", undefined, { control: true })
       .catch(
@@ -76,5 +73,4 @@ export const discover = async () => {
       )
     clockMode.value = clock?.mode ?? null
   }
-  routes.value = new Set(document.status === "fulfilled" ? Object.keys(document.value.paths ?? {}) : [])
 }
