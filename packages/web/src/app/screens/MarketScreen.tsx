@@ -220,7 +220,7 @@ export const MarketScreen = () => {
           ? <Empty>No token trends on {trending.data.network} yet.</Empty>
           : (
             <TableScroller label={"Trending table"}>
-              <table>
+              <table class="cards">
                 <caption>
                   Trending on {trending.data.network}, updated {time(trending.data.updatedAt)}
                 </caption>
@@ -236,8 +236,8 @@ export const MarketScreen = () => {
                 <tbody>
                   {trending.data.tokens.map((row) => (
                     <tr key={row.token}>
-                      <td>{row.rank}</td>
-                      <td>
+                      <td data-label="Rank">{row.rank}</td>
+                      <td data-label="Token">
                         <button
                           type="button"
                           class="link"
@@ -249,9 +249,9 @@ export const MarketScreen = () => {
                           {row.token}
                         </button>
                       </td>
-                      <td class="num">{money(row.price)}</td>
-                      <td class={`num ${row.change24h >= 0 ? "up" : "down"}`}>{percent(row.change24h)}</td>
-                      <td class="num">{compact(row.volume24h, "USD")}</td>
+                      <td class="num" data-label="Price (USD)">{money(row.price)}</td>
+                      <td class={`num ${row.change24h >= 0 ? "up" : "down"}`} data-label="24 h change">{percent(row.change24h)}</td>
+                      <td class="num" data-label="24 h volume">{compact(row.volume24h, "USD")}</td>
                     </tr>
                   ))}
                 </tbody>
