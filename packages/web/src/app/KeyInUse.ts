@@ -40,12 +40,20 @@ export const keyShort = (key: string): string => `${key.slice(0, PREFIX_LENGTH)}
 export const keyLabel = (key: string): string => demoKeys.find((entry) => entry.key === key)?.label ?? keyShort(key)
 
 /**
- * Which of the listed keys is the one in use: its prefix and last four match, and, among keys that
- * share them (the demo keys do), it is the one used last, since the list was read with it.
+ * Which of the listed keys is the one in use, or undefined when the list cannot tell: its prefix
+ * and last four match, it has the `account` scope (the list is only served to such a key), and,
+ * among keys that still share all that (the demo keys share prefix and last four), it is the one
+ * used last, since the list was read with it. A tie (a manual market clock stands still) marks none.
  */
 export const keyInUseId = (keys: ReadonlyArray<ApiKey>): string | undefined => {
   const key = apiKey.value
   if (key === null) return undefined
-  const candidates = keys.filter((listed) => listed.prefix === key.slice(0, PREFIX_LENGTH) && listed.last4 === key.slice(-4))
-  return candidates.toSorted((a, b) => (b.lastUsedAt ?? "").localeCompare(a.lastUsedAt ?? ""))[0]?.id
+  const candidates = keys
+    .filter((listed) => listed.prefix === key.slice(0, PREFIX_LENGTH) && listed.last4 === key.slice(-4))
+    .filter((listed) => listed.scopes.includes("account"))
+    .toSorted((a, b) => (b.lastUsedAt ?? "").localeCompare(a.lastUsedAt ?? ""))
+  const [first, second] = candidates
+  return first !== undefined && (second === undefined || (second.lastUsedAt ?? "") < (first.lastUsedAt ?? ""))
+    ? first.id
+    : undefined
 }

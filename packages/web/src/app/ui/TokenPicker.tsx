@@ -113,7 +113,7 @@ export const TokenPicker = (props: {
             } as unknown as InputHTMLAttributes<HTMLInputElement>)}
           />
           {options.length === 0
-            ? <p class="state empty" role="status">No token on {props.network} matches “{query.value}”.</p>
+            ? <p id={`${id}-list`} class="state empty" role="status">No token on {props.network} matches “{query.value}”.</p>
             : (
               <ul id={`${id}-list`} role="listbox" aria-label={`Tokens on ${props.network}`} class="token-list">
                 {options.map((entry, index) => {
