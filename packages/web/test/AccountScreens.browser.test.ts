@@ -69,7 +69,7 @@ describe("the account screens", () => {
     await screenshot(page, "orders-1280")
 
     await list.getByRole("button", { name: `Cancel order ${cancelling.id}` }).click()
-    await list.getByRole("listitem").filter({ hasText: "at least 1000 USDC" }).getByText("cancelled").waitFor()
+    await list.getByRole("listitem").filter({ hasText: "at least 1,000 USDC" }).getByText("cancelled").waitFor()
     expect((await api(server, "GET", `/orders/${cancelling.id}`, demoKeys.proAll)).body.data.status).toBe("cancelled")
 
     await api(server, "PUT", "/sim/prices/SOL", undefined, { price: 200 })

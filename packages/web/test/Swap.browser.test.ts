@@ -287,7 +287,17 @@ describe("words that are true for the user", () => {
   })
 
   it("fits 390 px on every screen: no sideways scroll, nothing clipped in the cards", async () => {
+    const signIn390 = await openPage(browser, `${server.url}/`, 390)
+    await signIn390.page.getByRole("button", { name: "Sign in as Demo Pro, all scopes" }).waitFor()
+    expect(await seriousViolations(signIn390.page)).toEqual([])
+    await screenshot(signIn390.page, "sign-in-390")
+    await signIn390.close()
     const { page, problems, close } = await signedIn(demoKeys.proAll, 390)
+    await goTo(page, "Swap")
+    await page.getByRole("button", { name: "Token out: USDC" }).click()
+    await page.getByRole("dialog", { name: "Choose token out" }).getByRole("option", { name: /^JUP / }).waitFor()
+    await screenshot(page, "swap-picker-390")
+    await page.keyboard.press("Escape")
     for (const screen of ["Market", "Swap", "Orders", "History", "Alerts", "Portfolio", "Account", "Simulator"]) {
       await goTo(page, screen)
       await page.waitForLoadState("networkidle")
