@@ -63,6 +63,11 @@ const holding = async (key: string, token: string, network: string): Promise<str
   return portfolio.holdings.find((entry: any) => entry.token === token && entry.network === network)?.amount ?? "0"
 }
 
+/** The price impact (percent) the API quotes for selling `amountIn` SOL for USDC on solana. */
+const impact = async (amountIn: string) =>
+  (await api(server, "GET", `/quote?tokenIn=SOL&tokenOut=USDC&network=solana&amountIn=${amountIn}`, demoKeys.proAll))
+    .body.data.priceImpact as number
+
 /** Every request to `path` (method and path) the page sends from now on. */
 const recordRequests = (page: Page, method: string, path: string) => {
   const sent: Array<string> = []
@@ -191,9 +196,6 @@ describe("the swap screen", () => {
     const swap = page.getByRole("form", { name: "Swap" })
     const button = swap.getByRole("button", { name: "Swap", exact: true })
     const amount = swap.getByLabel("Amount")
-    const impact = async (amountIn: string) =>
-      (await api(server, "GET", `/quote?tokenIn=SOL&tokenOut=USDC&network=solana&amountIn=${amountIn}`, demoKeys.proAll))
-        .body.data.priceImpact as number
 
     expect(await impact("1")).toBeLessThan(1)
     await expect.poll(() => button.isEnabled()).toBe(true)
@@ -272,7 +274,10 @@ describe("words that are true for the user", () => {
   })
 
   it("offers to advance the clock only when the clock is manual", async () => {
-    const realtime = await startServer({ ...manualScenario, clock: { mode: "realtime", start: "2026-01-01T00:00:00Z", speed: 1 } })
+    const realtime = await startServer({
+      ...manualScenario,
+      clock: { mode: "realtime", start: "2026-01-01T00:00:00Z", speed: 1 }
+    })
     try {
       const opened = await openPage(browser, `${realtime.url}/`)
       await signIn(opened.page, demoKeys.proAll)

@@ -37,13 +37,15 @@ export const amountProblem = (
 ): string | null => {
   const trimmed = text.trim()
   if (trimmed === "") return "Enter an amount."
-  if (/^-/.test(trimmed)) return "The amount must be greater than zero."
+  if (trimmed.startsWith("-")) return "The amount must be greater than zero."
   if (!DECIMAL.test(trimmed)) return "Enter the amount as a plain number, like 1.5."
   const fraction = trimmed.split(".")[1] ?? ""
   if (fraction.length > decimals) return `${symbol} has at most ${decimals} decimals.`
   const units = toUnits(trimmed, decimals)!
   if (units === 0n) return "The amount must be greater than zero."
-  if (free !== undefined && units > free) return `More than your free balance of ${fromUnits(free, decimals)} ${symbol}.`
+  if (free !== undefined && units > free) {
+    return `More than your free balance of ${fromUnits(free, decimals)} ${symbol}.`
+  }
   return null
 }
 

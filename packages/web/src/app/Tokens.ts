@@ -17,7 +17,12 @@ export interface TokenInfo {
 
 const NATIVE = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
 
-const token = (symbol: string, name: string, decimals: number, addresses: Partial<Record<Network, string>>): TokenInfo => ({
+const token = (
+  symbol: string,
+  name: string,
+  decimals: number,
+  addresses: Partial<Record<Network, string>>
+): TokenInfo => ({
   symbol,
   name,
   decimals,

@@ -273,8 +273,8 @@ export const SwapScreen = () => {
             <div class="leg">
               <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("out", symbol)} />
               <div class="field">
-                <span class="label">You receive (estimated)</span>
-                <output class="estimate" aria-live="polite">
+                <span class="label" id="swap-estimate-label">You receive (estimated)</span>
+                <output class="estimate" aria-labelledby="swap-estimate-label">
                   {q === undefined ? "—" : `${grouped(q.estimatedAmountOut)} ${q.tokenOut}`}
                 </output>
                 {outFree === undefined || outInfo === undefined ? null : (

@@ -6,9 +6,9 @@
  * that is filling has passed its reservation to its trade). Exact, in base units.
  */
 import { useEffect } from "preact/hooks"
+import { toUnits } from "../Amounts.ts"
 import { get } from "../api/Api.ts"
 import type { Network, Order, Page, Portfolio, Trade } from "../api/Types.ts"
-import { toUnits } from "../Amounts.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { tokenBySymbol } from "../Tokens.ts"
@@ -23,7 +23,7 @@ export interface Balance {
 
 export type Balances = ReadonlyMap<string, Balance>
 
-const BALANCE_REFRESH_MS = 15_000
+const BALANCE_REFRESH_MS = 30_000
 
 const units = (symbol: string, amount: string): bigint => {
   const decimals = tokenBySymbol(symbol)?.decimals
@@ -39,9 +39,12 @@ export const readBalances = async (network: Network): Promise<Balances> => {
       : Promise.resolve({ orders: [] as ReadonlyArray<Order> })
   ])
   const reserved = new Map<string, bigint>()
-  const hold = (symbol: string, amount: string) => reserved.set(symbol, (reserved.get(symbol) ?? 0n) + units(symbol, amount))
+  const hold = (symbol: string, amount: string) =>
+    reserved.set(symbol, (reserved.get(symbol) ?? 0n) + units(symbol, amount))
   for (const trade of trades.trades) hold(trade.tokenIn, trade.amountIn)
-  for (const order of orders.orders) if (order.tradeId === null || order.tradeId === undefined) hold(order.tokenIn, order.amountIn)
+  for (const order of orders.orders) {
+    if (order.tradeId === null || order.tradeId === undefined) hold(order.tokenIn, order.amountIn)
+  }
   const balances = new Map<string, Balance>()
   for (const holding of portfolio.holdings) {
     if (holding.network !== network) continue

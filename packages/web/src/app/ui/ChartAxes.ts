@@ -4,7 +4,7 @@
  * significant digits they need, in compact notation ("$1.5496M"), so the price scale does not eat
  * a phone's width.
  */
-import { type Time, TickMarkType, type UTCTimestamp } from "lightweight-charts"
+import { TickMarkType, type Time, type UTCTimestamp } from "lightweight-charts"
 
 const utc = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat("en-US", { timeZone: "UTC", ...options })
 const year = utc({ year: "numeric" })
