@@ -30,6 +30,7 @@ describe("amounts as typed", () => {
   it("keeps the gas reserve out of Max on the native token only", () => {
     expect(fromUnits(maxSpend("SOL", "solana", 25_000_000_000n), 9)).toBe("24.99")
     expect(fromUnits(maxSpend("ETH", "base", 10n ** 18n), 18)).toBe("0.999")
+    expect(fromUnits(maxSpend("ETH", "ethereum", 10n ** 18n), 18)).toBe("0.98")
     expect(maxSpend("SOL", "solana", 5_000_000n)).toBe(0n)
     expect(maxSpend("USDC", "solana", 1_000_000n)).toBe(1_000_000n)
   })

@@ -89,12 +89,13 @@ export const tokenList: ReadonlyArray<TokenInfo> = [
 export const nativeToken = (network: Network): string => (network === "solana" ? "SOL" : "ETH")
 
 /**
- * What Max leaves of the native token for gas, in whole tokens: comfortably more than a swap's gas
- * on each network, even in a gas spike (docs/decisions.md, "Max leaves gas").
+ * What Max leaves of the native token for gas, in whole tokens: many times a swap's gas on each
+ * network, and on ethereum enough for a congested or spiking block (docs/decisions.md, "Max leaves
+ * gas on the native token").
  */
 export const gasReserve: Readonly<Record<Network, string>> = {
   solana: "0.01",
-  ethereum: "0.01",
+  ethereum: "0.02",
   base: "0.001",
   arbitrum: "0.001"
 }
