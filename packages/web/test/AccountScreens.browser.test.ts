@@ -141,13 +141,13 @@ describe("the account screens", () => {
     const day = (await api(server, "GET", "/portfolio?range=24h", demoKeys.proAll)).body.data
     expect(day.performance.points.length).toBeGreaterThan(20)
     await page.getByRole("img", { name: /Portfolio value over 24h/ }).waitFor()
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, "portfolio-1280")
     await page.getByRole("group", { name: "Performance range" }).getByRole("button", { name: "30d" }).click()
     await page.getByRole("img", { name: /Portfolio value over 30d/ }).waitFor()
     const portfolio = (await api(server, "GET", "/portfolio?range=30d", demoKeys.proAll)).body.data
     const holdings = page.getByRole("table", { name: "Holdings by value" }).getByRole("row")
     expect(await holdings.count()).toBe(portfolio.holdings.length + 1)
-    expect(await seriousViolations(page)).toEqual([])
-    await screenshot(page, "portfolio-1280")
     expect(problems).toEqual([])
     await close()
   })
