@@ -6,6 +6,10 @@ import { tokens } from "@swapdesk/core"
 import { describe, expect, it } from "vitest"
 import { matchesToken, tokenList, tokensOn } from "../src/app/Tokens.ts"
 
+/** The symbols a search for `query` finds on `network`. */
+const on = (network: "solana" | "ethereum", query: string) =>
+  tokensOn(network).filter((entry) => matchesToken(entry, network, query)).map((entry) => entry.symbol)
+
 describe("the interface's token list", () => {
   it("is the server's registry", () => {
     expect(tokenList.map(({ symbol, name, decimals, addresses }) => ({ symbol, name, decimals, addresses }))).toEqual(
@@ -14,8 +18,6 @@ describe("the interface's token list", () => {
   })
 
   it("finds a token by symbol, name or address on its network only", () => {
-    const on = (network: "solana" | "ethereum", query: string) =>
-      tokensOn(network).filter((entry) => matchesToken(entry, network, query)).map((entry) => entry.symbol)
     expect(on("solana", "bo")).toEqual(["BONK"])
     expect(on("solana", "jupiter")).toEqual(["JUP"])
     expect(on("ethereum", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48")).toEqual(["USDC"])

@@ -19,6 +19,7 @@ import {
 } from "../api/Types.ts"
 import { compact, count, isoFromInput, money, percent, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
+import { tokenList } from "../Tokens.ts"
 import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
 import { useResource } from "../ui/Resource.ts"
@@ -26,8 +27,8 @@ import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
 
 type Currency = (typeof currencies)[number]
 
-/** Symbols offered while typing; any symbol or contract address the server knows is accepted. */
-export const knownTokens = ["SOL", "ETH", "WETH", "USDC", "USDT", "WBTC", "BONK", "JUP", "ARB", "RAY", "OP"]
+/** Symbols offered while typing (the token list's); any symbol or contract address the server knows is accepted. */
+export const knownTokens = tokenList.map((entry) => entry.symbol)
 
 export const TokenList = () => (
   <datalist id="known-tokens">
