@@ -5,7 +5,8 @@
 // free balances the API implies; Max leaves the documented gas reserve; an amount that is negative,
 // zero, too precise or over the free balance disables Swap with its reason and sends no request
 // (every request is counted); a refusal is cleared when the inputs change; the flip reverses the
-// pair; price impact above 1% warns and above 5% needs an explicit acceptance; every screen at
+// pair; price impact above 1% warns and above 5% needs an explicit acceptance; the limit-order
+// form guards its amount and price the same way; every screen at
 // 390 px has no sideways scroll and no clipped card content; a Pro key sees no alert limit, a Free
 // key its count against 5; the key in use is named and marked; a realtime clock offers no advance.
 import type { Browser, Page, Request } from "playwright-core"
@@ -263,6 +264,18 @@ describe("words that are true for the user", () => {
     await goTo(page, "Orders")
     const form = page.getByRole("form", { name: "Place limit order" })
     await form.getByText("Free balance: 300,000 SOL").waitFor()
+    // The order form guards its fields as the swap does: nothing is sent while one is wrong.
+    const orders = recordRequests(page, "POST", "/v1/orders")
+    const place = form.getByRole("button", { name: "Place order" })
+    await form.getByLabel(/Limit price/).fill("5000")
+    await form.getByLabel("Amount").fill("300001")
+    await form.getByText("More than your free balance of 300,000 SOL.").waitFor()
+    expect(await place.isDisabled()).toBe(true)
+    await form.getByLabel(/Limit price/).fill("-5")
+    await form.getByText("Enter the price as a plain number above zero, like 150.5.").waitFor()
+    await form.getByLabel(/Limit price/).press("Enter")
+    expect(orders).toEqual([])
+    await form.getByLabel("Amount").fill("1")
     await form.getByLabel(/Limit price/).fill("5000")
     await form.getByRole("button", { name: "Place order" }).click()
     await form.getByRole("status").filter({ hasText: "pending until its price is reached" }).waitFor()

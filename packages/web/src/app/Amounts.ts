@@ -44,7 +44,7 @@ export const amountProblem = (
   const units = toUnits(trimmed, decimals)!
   if (units === 0n) return "The amount must be greater than zero."
   if (free !== undefined && units > free) {
-    return `More than your free balance of ${fromUnits(free, decimals)} ${symbol}.`
+    return `More than your free balance of ${grouped(fromUnits(free, decimals))} ${symbol}.`
   }
   return null
 }
