@@ -202,7 +202,14 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
           />
         )}
       <TextField label="Expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
-      <button type="submit" disabled={busy.value || blocked !== null}>Place order</button>
+      <button type="submit" disabled={busy.value || blocked !== null} aria-describedby="order-blocked">Place order</button>
+      {/* The reason Place order waits, when no field shows it yet (an empty price or minimum). */}
+      <small id="order-blocked" class="muted" aria-live="polite">
+        {blocked !== null && blocked !== amountIssue && blocked !== pairIssue &&
+            (by.value === "Limit price" ? limitPrice.value.trim() === "" : minOut.value.trim() === "")
+          ? blocked
+          : ""}
+      </small>
       <ErrorBox error={error.value} title="Order not placed" />
       {placed.value === null ? null : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
     </form>
