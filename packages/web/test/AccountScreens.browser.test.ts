@@ -10,6 +10,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   api,
+  chooseToken,
   demoKeys,
   goTo,
   launchBrowser,
@@ -41,10 +42,10 @@ const signedIn = async (key: string, width = 1280) => {
 
 const placeOrder = async (page: Page, limitPrice: string) => {
   const form = page.getByRole("form", { name: "Place limit order" })
-  await form.getByLabel("Token in").fill("SOL")
-  await form.getByLabel("Token out").fill("USDC")
-  await form.getByLabel("Amount").fill("1")
   await form.getByLabel("Network").selectOption("solana")
+  await chooseToken(page, form, "Token in", "SOL")
+  await chooseToken(page, form, "Token out", "USDC")
+  await form.getByLabel("Amount").fill("1")
   await form.getByRole("group", { name: "Order by" }).getByRole("button", { name: "Limit price" }).click()
   await form.getByLabel(/Limit price/).fill(limitPrice)
   await form.getByRole("button", { name: "Place order" }).click()
@@ -68,12 +69,12 @@ describe("the account screens", () => {
     await screenshot(page, "orders-1280")
 
     await list.getByRole("button", { name: `Cancel order ${cancelling.id}` }).click()
-    await list.getByRole("listitem").filter({ hasText: "at least 1000 USDC" }).getByText("cancelled").waitFor()
+    await list.getByRole("listitem").filter({ hasText: "at least 1,000 USDC" }).getByText("cancelled").waitFor()
     expect((await api(server, "GET", `/orders/${cancelling.id}`, demoKeys.proAll)).body.data.status).toBe("cancelled")
 
     await api(server, "PUT", "/sim/prices/SOL", undefined, { price: 200 })
     await api(server, "POST", "/sim/clock/advance", undefined, { ms: 60_000 })
-    await fillingRow.getByText("filled", { exact: true }).waitFor()
+    await fillingRow.getByText("confirmed", { exact: true }).waitFor()
     expect((await api(server, "GET", `/orders/${filling.id}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
     expect(problems).toEqual([])
     await close()
@@ -132,17 +133,21 @@ describe("the account screens", () => {
   })
 
   it("shows the portfolio: value, holdings and the performance chart per range", async () => {
+    // Six hours of market time: the default range (24 h, a point every 15 minutes) draws a curve.
+    await api(server, "POST", "/sim/clock/advance", undefined, { ms: 6 * 3_600_000 })
     const { page, problems, close } = await signedIn(demoKeys.proAll)
     await goTo(page, "Portfolio")
     await page.getByRole("table", { name: "Holdings by value" }).waitFor()
-    await page.getByRole("img", { name: /Portfolio value over 7d/ }).waitFor()
+    const day = (await api(server, "GET", "/portfolio?range=24h", demoKeys.proAll)).body.data
+    expect(day.performance.points.length).toBeGreaterThan(20)
+    await page.getByRole("img", { name: /Portfolio value over 24h/ }).waitFor()
+    expect(await seriousViolations(page)).toEqual([])
+    await screenshot(page, "portfolio-1280")
     await page.getByRole("group", { name: "Performance range" }).getByRole("button", { name: "30d" }).click()
     await page.getByRole("img", { name: /Portfolio value over 30d/ }).waitFor()
     const portfolio = (await api(server, "GET", "/portfolio?range=30d", demoKeys.proAll)).body.data
     const holdings = page.getByRole("table", { name: "Holdings by value" }).getByRole("row")
     expect(await holdings.count()).toBe(portfolio.holdings.length + 1)
-    expect(await seriousViolations(page)).toEqual([])
-    await screenshot(page, "portfolio-1280")
     expect(problems).toEqual([])
     await close()
   })

@@ -8,6 +8,7 @@ import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   api,
+  chooseToken,
   demoKeys,
   goTo,
   launchBrowser,
@@ -153,11 +154,11 @@ describe("the trading interface", () => {
     const before = (await api(server, "GET", "/trades?limit=1", demoKeys.proAll)).body.data.total as number
     await goTo(page, "Swap")
     const swap = page.getByRole("form", { name: "Swap" })
-    await swap.getByLabel("Token in").fill("SOL")
-    await swap.getByLabel("Token out").fill("USDC")
-    await swap.getByLabel("Amount").fill("2")
     await swap.getByLabel("Network").selectOption("solana")
-    await page.getByText(/You receive \(estimated\)/).waitFor()
+    await chooseToken(page, swap, "Token in", "SOL")
+    await chooseToken(page, swap, "Token out", "USDC")
+    await swap.getByLabel("Amount").fill("2")
+    await page.getByRole("region", { name: "Quote" }).getByText(/You receive \(estimated\)/).waitFor()
     await page.getByText(/Quote (expires in|valid until)/).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "swap-quote-1280")
@@ -183,11 +184,11 @@ describe("the trading interface", () => {
     const { page, problems, close } = await signedIn(demoKeys.freeAll)
     await goTo(page, "Swap")
     const swap = page.getByRole("form", { name: "Swap" })
-    await swap.getByLabel("Token in").fill("ETH")
-    await swap.getByLabel("Token out").fill("USDC")
-    await swap.getByLabel("Amount").fill("0.1")
     await swap.getByLabel("Network").selectOption("ethereum")
-    await page.getByText(/You receive \(estimated\)/).waitFor()
+    await chooseToken(page, swap, "Token in", "ETH")
+    await chooseToken(page, swap, "Token out", "USDC")
+    await swap.getByLabel("Amount").fill("0.1")
+    await page.getByRole("region", { name: "Quote" }).getByText(/You receive \(estimated\)/).waitFor()
     await swap.getByRole("button", { name: "Swap" }).click()
     await page.getByRole("status").filter({ hasText: "awaiting your wallet's approval" }).waitFor()
     await screenshot(page, "swap-awaiting-approval-1280")
@@ -209,7 +210,6 @@ describe("the trading interface", () => {
   it("creates an alert, shows it fire after a price move, and disables, re-arms and deletes it", async () => {
     const { page, problems, close } = await signedIn(demoKeys.proAll)
     await goTo(page, "Alerts")
-    await page.getByText(/alerts active or triggered/).waitFor()
     const create = page.getByRole("form", { name: "Create alert" })
     for (const type of ["Volume spike", "Whale swap", "Portfolio change", "Price"]) {
       await create.getByLabel("Alert type").selectOption({ label: type })

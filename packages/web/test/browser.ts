@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import { type Browser, chromium, type Locator, type Page } from "playwright-core"
 
 const root = new URL("../../../", import.meta.url).pathname
 
@@ -167,4 +167,16 @@ export const api = async (server: RunningServer, method: string, path: string, k
   })
   const text = await response.text()
   return { status: response.status, headers: response.headers, body: text === "" ? undefined : JSON.parse(text) }
+}
+
+/**
+ * Chooses `symbol` in the token picker named `label` ("Token in", "Token out") inside `scope`: opens
+ * its dialog, searches, and picks the option, as a user does.
+ */
+export const chooseToken = async (page: Page, scope: Locator, label: string, symbol: string) => {
+  await scope.getByRole("button", { name: new RegExp(`^${label}: `) }).click()
+  const dialog = page.getByRole("dialog", { name: `Choose ${label.toLowerCase()}` })
+  await dialog.getByRole("combobox", { name: "Search by symbol, name or address" }).fill(symbol)
+  await dialog.getByRole("option", { name: new RegExp(`^${symbol} `) }).click()
+  await scope.getByRole("button", { name: `${label}: ${symbol}` }).waitFor()
 }

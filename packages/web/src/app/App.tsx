@@ -7,6 +7,7 @@ import { useSignal } from "@preact/signals"
 import { useEffect } from "preact/hooks"
 import { apiKey, rateLimit } from "./api/Api.ts"
 import { wallNow } from "./Clock.ts"
+import { keyLabel, keyShort } from "./KeyInUse.ts"
 import { heldBack } from "./Live.ts"
 import { AccountScreen } from "./screens/AccountScreen.tsx"
 import { AlertsScreen } from "./screens/AlertsScreen.tsx"
@@ -91,8 +92,8 @@ export const App = () => {
         </nav>
         <div class="who">
           <RateLine />
-          <span class="muted key" title="The key this tab is signed in with">
-            {apiKey.value.slice(0, 12)}…{apiKey.value.slice(-4)}
+          <span class="muted key" title={`The key this tab is signed in with: ${keyShort(apiKey.value)}`}>
+            {keyLabel(apiKey.value)}
           </span>
           <button type="button" class="secondary" onClick={signOut}>Sign out</button>
         </div>

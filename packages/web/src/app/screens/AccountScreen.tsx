@@ -7,6 +7,7 @@ import { useSignal } from "@preact/signals"
 import { call, get } from "../api/Api.ts"
 import { type ApiKey, type Delivery, type Page, type Scope, scopes, type Webhook, webhookEvents } from "../api/Types.ts"
 import { isoFromInput, time } from "../Format.ts"
+import { keyInUseId } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { Checkbox, Section, TableScroller, TextField } from "../ui/Fields.tsx"
@@ -25,6 +26,7 @@ const ApiKeys = () => {
   const created = useSignal<ApiKey | null>(null)
   const error = useSignal<unknown>(null)
   const refresh = () => keys.load(() => get("/auth/api-keys"))
+  const inUse = keys.data === undefined ? undefined : keyInUseId(keys.data.keys)
   usePoll(refresh, 30_000, [])
 
   return (
@@ -67,6 +69,7 @@ const ApiKeys = () => {
             <li key={key.id} class="row">
               <div>
                 <strong>{key.name}</strong> <code>{key.prefix}…{key.last4}</code> <span class="muted">{key.scopes.join(", ")}</span>
+                {key.id === inUse ? <> <span class="badge in-use">in use in this tab</span></> : null}
                 <br />
                 <small class="muted">
                   created {time(key.createdAt)}; last used {time(key.lastUsedAt)}; expires {key.expiresAt === null ? "never" : time(key.expiresAt)}

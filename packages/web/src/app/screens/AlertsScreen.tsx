@@ -1,13 +1,16 @@
 /**
  * Alerts: create each of the four types with its own fields, list them by status (and type),
- * disable, re-arm and delete them, with the Free plan's limit shown before it is hit. Where the
- * server serves notification settings, they are edited here too. The list refreshes on its own,
- * so an alert that fires shows as triggered.
+ * disable, re-arm and delete them. The Free plan's limit is counted against only where it applies:
+ * for a key known to be on Free (KeyInUse.ts); a Pro key sees no counter, and a key whose plan is
+ * unknown sees its count and the rule, never a limit claimed as its own. Where the server serves
+ * notification settings, they are edited here too. The list refreshes on its own, so an alert
+ * that fires shows as triggered.
  */
 import { useSignal } from "@preact/signals"
-import { call, get } from "../api/Api.ts"
+import { ApiError, call, get } from "../api/Api.ts"
 import type { Alert, AlertStatus, AlertType, Channel, Page } from "../api/Types.ts"
 import { time } from "../Format.ts"
+import { learnPlan, planInUse } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
@@ -76,6 +79,8 @@ const CreateAlert = ({ onCreated }: { readonly onCreated: () => void }) => {
           created.value = (await call<Alert>("POST", "/alerts", { body: body() })).data
           onCreated()
         } catch (failure) {
+          // Only the Free plan has a limit: the refusal says which plan this key is on.
+          if (failure instanceof ApiError && failure.code === "ALERT_LIMIT_EXCEEDED") learnPlan("free")
           error.value = failure
         } finally {
           busy.value = false
@@ -122,10 +127,12 @@ export const AlertsScreen = () => {
   const counting = useResource<number>()
   const actionError = useSignal<unknown>(null)
 
+  const plan = planInUse()
   const refresh = () =>
     Promise.all([
       alerts.load(() => get("/alerts", { status: status.value, type: type.value, limit: PAGE_SIZE, offset: offset.value })),
-      counting.load(async () => {
+      // Pro has no limit: nothing to count against.
+      plan === "pro" ? Promise.resolve() : counting.load(async () => {
         const [active, triggered] = await Promise.all([
           get<Page>("/alerts", { status: "active", limit: 1 }),
           get<Page>("/alerts", { status: "triggered", limit: 1 })
@@ -133,7 +140,7 @@ export const AlertsScreen = () => {
         return active.total + triggered.total
       })
     ])
-  usePoll(refresh, 10_000, [status.value, type.value, offset.value])
+  usePoll(refresh, 10_000, [status.value, type.value, offset.value, plan])
 
   const act = async (method: "PATCH" | "DELETE", alert: Alert, body?: unknown) => {
     actionError.value = null
@@ -152,16 +159,22 @@ export const AlertsScreen = () => {
       <h1>Alerts</h1>
       <div class="columns">
         <Section title="New alert">
-          <p class="muted" aria-live="polite">
-            {used === undefined
-              ? `The Free plan allows ${FREE_ALERT_LIMIT} alerts that are active or triggered; Pro has no limit.`
-              : `${used} of ${FREE_ALERT_LIMIT} alerts active or triggered (the Free plan's limit; Pro has no limit).`}
-            {used !== undefined && used >= FREE_ALERT_LIMIT
-              ? " On Free, disable or delete one before creating another."
-              : used === FREE_ALERT_LIMIT - 1
-              ? " On Free, one more can be created."
-              : null}
-          </p>
+          {plan === "pro" ? null : (
+            <p class="muted" aria-live="polite">
+              {plan === "free"
+                ? used === undefined
+                  ? `The Free plan allows ${FREE_ALERT_LIMIT} alerts that are active or triggered.`
+                  : `${used} of ${FREE_ALERT_LIMIT} alerts active or triggered (the Free plan's limit).`
+                : `${used === undefined ? "" : `${used} alerts active or triggered. `}The Free plan allows ${FREE_ALERT_LIMIT}; Pro has no limit.`}
+              {plan !== "free" || used === undefined
+                ? null
+                : used >= FREE_ALERT_LIMIT
+                ? " Disable or delete one before creating another."
+                : used === FREE_ALERT_LIMIT - 1
+                ? " One more can be created."
+                : null}
+            </p>
+          )}
           <CreateAlert onCreated={() => void refresh()} />
         </Section>
         <Section title="Your alerts">

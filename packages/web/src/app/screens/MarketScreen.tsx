@@ -19,6 +19,7 @@ import {
 } from "../api/Types.ts"
 import { compact, count, isoFromInput, money, percent, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
+import { tokenList } from "../Tokens.ts"
 import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
 import { useResource } from "../ui/Resource.ts"
@@ -26,8 +27,8 @@ import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
 
 type Currency = (typeof currencies)[number]
 
-/** Symbols offered while typing; any symbol or contract address the server knows is accepted. */
-export const knownTokens = ["SOL", "ETH", "WETH", "USDC", "USDT", "WBTC", "BONK", "JUP", "ARB", "RAY", "OP"]
+/** Symbols offered while typing (the token list's); any symbol or contract address the server knows is accepted. */
+export const knownTokens = tokenList.map((entry) => entry.symbol)
 
 export const TokenList = () => (
   <datalist id="known-tokens">
@@ -220,7 +221,7 @@ export const MarketScreen = () => {
           ? <Empty>No token trends on {trending.data.network} yet.</Empty>
           : (
             <TableScroller label={"Trending table"}>
-              <table>
+              <table class="cards">
                 <caption>
                   Trending on {trending.data.network}, updated {time(trending.data.updatedAt)}
                 </caption>
@@ -236,8 +237,8 @@ export const MarketScreen = () => {
                 <tbody>
                   {trending.data.tokens.map((row) => (
                     <tr key={row.token}>
-                      <td>{row.rank}</td>
-                      <td>
+                      <td data-label="Rank">{row.rank}</td>
+                      <td data-label="Token">
                         <button
                           type="button"
                           class="link"
@@ -249,9 +250,9 @@ export const MarketScreen = () => {
                           {row.token}
                         </button>
                       </td>
-                      <td class="num">{money(row.price)}</td>
-                      <td class={`num ${row.change24h >= 0 ? "up" : "down"}`}>{percent(row.change24h)}</td>
-                      <td class="num">{compact(row.volume24h, "USD")}</td>
+                      <td class="num" data-label="Price (USD)">{money(row.price)}</td>
+                      <td class={`num ${row.change24h >= 0 ? "up" : "down"}`} data-label="24 h change">{percent(row.change24h)}</td>
+                      <td class="num" data-label="24 h volume">{compact(row.volume24h, "USD")}</td>
                     </tr>
                   ))}
                 </tbody>

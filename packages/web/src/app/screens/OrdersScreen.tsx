@@ -1,32 +1,43 @@
 /**
- * Limit orders: a form by target price (tokenOut per tokenIn) or by minimum output, with an
- * optional expiry, placed with an `Idempotency-Key`; and the Orders tab: open, filled, cancelled,
- * expired and failed orders with filters, each with the `signer` and `signature` the wallet gave
- * it, open ones cancellable. Statuses refresh on their own, so a fill shows without reloading.
+ * Limit orders: a form with the same care as the swap (tokens from the network's list, the free
+ * balance and Max, the amount checked as it is typed, nothing sent while a field is wrong), by
+ * target price (tokenOut per tokenIn, with the market's rate beside it) or by minimum output,
+ * with an optional expiry, placed with an `Idempotency-Key`; and the Orders tab: the orders by the
+ * API's statuses (`pending` is open, `confirmed` filled, `failed`, `cancelled`, `expired`) with
+ * filters, each with the `signer` and `signature` the wallet gave it, pending ones cancellable.
+ * Statuses refresh on their own, so a fill shows without reloading.
  */
 import { useSignal } from "@preact/signals"
-import { useRef } from "preact/hooks"
+import { useEffect, useRef } from "preact/hooks"
+import { amountProblem, grouped, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
-import { type Network, networks, type Order, type OrderStatus, type Page } from "../api/Types.ts"
+import { type Network, networks, type Order, type OrderStatus, type Page, type Quote } from "../api/Types.ts"
 import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
+import { tokenBySymbol } from "../Tokens.ts"
+import { AmountField } from "../ui/AmountField.tsx"
+import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
+import { TokenPicker } from "../ui/TokenPicker.tsx"
+import { pairOn } from "./SwapScreen.tsx"
 
-/** How the interface names the API's order statuses (the spec calls a pending order "open"). */
-export const orderStatusNames: Readonly<Record<OrderStatus, string>> = {
-  pending: "open",
-  confirmed: "filled",
-  failed: "failed",
-  cancelled: "cancelled",
-  expired: "expired"
-}
+/** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
+export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed", "failed", "cancelled", "expired"]
 
 const PAGE_SIZE = 20
-/** Digits kept when a minimum output is derived from a limit price; the server refuses more than the token has. */
-const DERIVED_DECIMALS = 6
+const MARKET_REFRESH_MS = 30_000
+const TYPING_PAUSE_MS = 350
+
+/** Why a limit price (tokenOut per tokenIn, as typed) cannot be used, or null. */
+const priceProblem = (text: string): string | null => {
+  const trimmed = text.trim()
+  if (trimmed === "") return "Enter a limit price."
+  if (!/^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(trimmed)) return "Enter the price as a plain number above zero, like 150.5."
+  return Number(trimmed) > 0 ? null : "The limit price must be greater than zero."
+}
 
 const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   const tokenIn = useSignal("SOL")
@@ -40,11 +51,55 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   const error = useSignal<unknown>(null)
   const placed = useSignal<Order | null>(null)
   const busy = useSignal(false)
+  const market = useResource<Quote>()
   const idempotency = useRef({ body: "", key: newIdempotencyKey() })
+  const { balances, available: balancesServed, refresh: refreshBalances } = useBalances(network.value)
 
+  const inInfo = tokenBySymbol(tokenIn.value)
+  const outDecimals = tokenBySymbol(tokenOut.value)?.decimals ?? 0
+  const typed = amount.value.trim()
+  const free = freeOf(balances.data, tokenIn.value)
+  const amountIssue = amountProblem(typed, tokenIn.value, inInfo?.decimals ?? 0, free)
+  const wellFormed = amountProblem(typed, tokenIn.value, inInfo?.decimals ?? 0, undefined) === null
+  const pairIssue = tokenIn.value === tokenOut.value ? "Choose two different tokens." : null
+  // The minimum output from a limit price is rounded down to tokenOut's decimals: never more than asked.
   const minAmountOut = by.value === "Minimum output"
     ? minOut.value.trim()
-    : multiplyDecimal(amount.value.trim(), limitPrice.value.trim(), DERIVED_DECIMALS) ?? ""
+    : multiplyDecimal(typed, limitPrice.value.trim(), outDecimals) ?? ""
+  const priceIssue = by.value === "Limit price"
+    ? priceProblem(limitPrice.value) ?? (wellFormed && (minAmountOut === "" || Number(minAmountOut) === 0)
+      ? `At this price the minimum output rounds to 0 ${tokenOut.value}.`
+      : null)
+    : null
+  const minOutIssue = by.value === "Minimum output" ? amountProblem(minOut.value, tokenOut.value, outDecimals, undefined) : null
+  const blocked = amountIssue ?? pairIssue ?? priceIssue ?? minOutIssue
+
+  // New inputs: the last refusal no longer applies.
+  const inputs = JSON.stringify([tokenIn.value, tokenOut.value, typed, network.value, by.value, limitPrice.value, minOut.value, expires.value])
+  useEffect(() => {
+    error.value = null
+  }, [inputs])
+
+  // The market's rate for the same amount, for reference beside the limit price.
+  const marketInputs = JSON.stringify([tokenIn.value, tokenOut.value, typed, network.value])
+  const readMarket = () =>
+    wellFormed && pairIssue === null
+      ? market.load(() => get<Quote>("/quote", { tokenIn: tokenIn.value, tokenOut: tokenOut.value, amountIn: typed, network: network.value }))
+      : Promise.resolve()
+  useEffect(() => {
+    market.clear()
+    const timer = setTimeout(() => void readMarket(), TYPING_PAUSE_MS)
+    return () => clearTimeout(timer)
+  }, [marketInputs])
+  usePoll(readMarket, MARKET_REFRESH_MS, [marketInputs])
+  const rate = market.data?.rate
+
+  const choose = (side: "in" | "out", symbol: string) => {
+    const other = side === "in" ? tokenOut : tokenIn
+    const mine = side === "in" ? tokenIn : tokenOut
+    if (symbol === other.value) other.value = mine.value
+    mine.value = symbol
+  }
 
   return (
     <form
@@ -52,12 +107,12 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
       aria-label="Place limit order"
       onSubmit={async (event) => {
         event.preventDefault()
-        if (busy.value) return
+        if (busy.value || blocked !== null) return
         const expiresAt = isoFromInput(expires.value)
         const body = {
-          tokenIn: tokenIn.value.trim(),
-          tokenOut: tokenOut.value.trim(),
-          amountIn: amount.value.trim(),
+          tokenIn: tokenIn.value,
+          tokenOut: tokenOut.value,
+          amountIn: typed,
           minAmountOut,
           network: network.value,
           ...(expiresAt === undefined ? {} : { expiresAt })
@@ -69,6 +124,7 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
         placed.value = null
         try {
           placed.value = (await call<Order>("POST", "/orders", { body, idempotencyKey: idempotency.current.key })).data
+          void refreshBalances()
           onPlaced()
         } catch (failure) {
           error.value = failure
@@ -77,10 +133,51 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
         }
       }}
     >
-      <TextField label="Token in" value={tokenIn.value} onInput={(value) => (tokenIn.value = value)} list="known-tokens" required />
-      <TextField label="Token out" value={tokenOut.value} onInput={(value) => (tokenOut.value = value)} list="known-tokens" required />
-      <TextField label="Amount" value={amount.value} onInput={(value) => (amount.value = value)} inputMode="decimal" required />
-      <SelectField label="Network" value={network.value} options={networks} onChange={(value) => (network.value = value)} />
+      <SelectField
+        label="Network"
+        value={network.value}
+        options={networks}
+        onChange={(value) => {
+          const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
+          network.value = value
+          tokenIn.value = first
+          tokenOut.value = second
+        }}
+      />
+      <div class="leg">
+        <TokenPicker label="Token in" value={tokenIn.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("in", symbol)} />
+        <AmountField
+          value={amount.value}
+          symbol={tokenIn.value}
+          network={network.value}
+          free={free}
+          balancesServed={balancesServed}
+          problem={amountIssue}
+          onInput={(value) => (amount.value = value)}
+        />
+      </div>
+      <div class="leg">
+        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("out", symbol)} />
+        <div class="field">
+          <span class="label">Market rate</span>
+          <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
+            {rate === undefined ? "—" : `1 ${tokenIn.value} = ${significant(rate)} ${tokenOut.value}`}
+          </p>
+          {rate === undefined ? null : (
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                by.value = "Limit price"
+                limitPrice.value = significant(rate).replaceAll(",", "")
+              }}
+            >
+              Use the market rate
+            </button>
+          )}
+        </div>
+      </div>
+      {pairIssue === null ? null : <p class="field-problem">{pairIssue}</p>}
       <Segmented label="Order by" value={by.value} options={["Limit price", "Minimum output"]} onChange={(value) => (by.value = value)} />
       {by.value === "Limit price"
         ? (
@@ -90,16 +187,31 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
             onInput={(value) => (limitPrice.value = value)}
             inputMode="decimal"
             required
-            hint={minAmountOut === "" ? undefined : `Fills when at least ${minAmountOut} ${tokenOut.value} can be received.`}
+            problem={limitPrice.value.trim() === "" ? null : priceIssue}
+            hint={minAmountOut === "" || priceIssue !== null ? undefined : `Fills when at least ${grouped(minAmountOut)} ${tokenOut.value} can be received.`}
           />
         )
         : (
-          <TextField label="Minimum output" value={minOut.value} onInput={(value) => (minOut.value = value)} inputMode="decimal" required />
+          <TextField
+            label="Minimum output"
+            value={minOut.value}
+            onInput={(value) => (minOut.value = value)}
+            inputMode="decimal"
+            required
+            problem={minOut.value.trim() === "" ? null : minOutIssue}
+          />
         )}
       <TextField label="Expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
-      <button type="submit" disabled={busy.value}>Place order</button>
+      <button type="submit" disabled={busy.value || blocked !== null} aria-describedby="order-blocked">Place order</button>
+      {/* The reason Place order waits, when no field shows it yet (an empty price or minimum). */}
+      <small id="order-blocked" class="muted" aria-live="polite">
+        {blocked !== null && blocked !== amountIssue && blocked !== pairIssue &&
+            (by.value === "Limit price" ? limitPrice.value.trim() === "" : minOut.value.trim() === "")
+          ? blocked
+          : ""}
+      </small>
       <ErrorBox error={error.value} title="Order not placed" />
-      {placed.value === null ? null : <Notice>Order <code>{placed.value.id}</code> placed, open until its price is reached.</Notice>}
+      {placed.value === null ? null : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
     </form>
   )
 }
@@ -141,7 +253,7 @@ export const OrdersScreen = () => {
             <SelectField
               label="Status"
               value={status.value}
-              options={[["", "All statuses"], ...Object.entries(orderStatusNames).map(([value, name]) => [value as OrderStatus, name] as const)]}
+              options={[["", "All statuses"], ...orderStatuses]}
               onChange={(value) => {
                 offset.value = 0
                 status.value = value
@@ -160,18 +272,18 @@ export const OrdersScreen = () => {
           {data === undefined
             ? (orders.error === null ? <Loading what="orders" /> : null)
             : data.orders.length === 0
-            ? <Empty>No orders{status.value === "" ? "" : ` that are ${orderStatusNames[status.value]}`}. Place one with the form.</Empty>
+            ? <Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>
             : (
               <>
                 <ul class="list" aria-label="Orders">
                   {data.orders.map((order) => (
                     <li key={order.id} class="row">
                       <div>
-                        <span class={`badge ${order.status}`}>{orderStatusNames[order.status]}</span>{" "}
-                        {order.amountIn} {order.tokenIn} → at least {order.minAmountOut} {order.tokenOut} on {order.network}
+                        <span class={`badge ${order.status}`}>{order.status}</span>{" "}
+                        {grouped(order.amountIn)} {order.tokenIn} → at least {grouped(order.minAmountOut)} {order.tokenOut} on {order.network}
                         <br />
                         <small class="muted">
-                          limit {order.limitPrice} {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
+                          limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
                           {order.expiresAt === null || order.expiresAt === undefined ? "" : `; expires ${time(order.expiresAt)}`}
                           {order.tradeId === null || order.tradeId === undefined ? "" : `; filled by ${order.tradeId}`}
                         </small>

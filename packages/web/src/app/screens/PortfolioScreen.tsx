@@ -5,6 +5,7 @@
 import { useSignal } from "@preact/signals"
 import { get } from "../api/Api.ts"
 import { type Network, networks, type Portfolio } from "../api/Types.ts"
+import { grouped } from "../Amounts.ts"
 import { money, percent, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { Section, Segmented, SelectField, Stat, TableScroller } from "../ui/Fields.tsx"
@@ -14,10 +15,16 @@ import { ValueChart } from "../ui/ValueChart.tsx"
 
 const ranges = ["24h", "7d", "30d", "all"] as const
 
+/**
+ * The range shown first: 24 h has the finest spacing (a point every 15 minutes, docs/portfolio.md),
+ * so even a young account's curve has shape; 7 d (the API's default) has one point an hour.
+ */
+const DEFAULT_RANGE = "24h"
+
 const tone = (value: number) => (value >= 0 ? "up" : "down")
 
 export const PortfolioScreen = () => {
-  const range = useSignal<(typeof ranges)[number]>("7d")
+  const range = useSignal<(typeof ranges)[number]>(DEFAULT_RANGE)
   const network = useSignal<Network | "">("")
   const portfolio = useResource<Portfolio>()
   usePoll(
@@ -48,13 +55,22 @@ export const PortfolioScreen = () => {
           </Section>
           <Section title="Performance">
             {data.performance.points.length === 0 ? <Empty>No history for this range yet.</Empty> : (
-              <ValueChart points={data.performance.points} currency={data.currency} label={`Portfolio value over ${data.performance.range}`} />
+              <>
+                <ValueChart points={data.performance.points} currency={data.currency} label={`Portfolio value over ${data.performance.range}`} />
+                {data.performance.points.length > 2 ? null : (
+                  <p class="muted">
+                    Only {data.performance.points.length === 1 ? "one point" : "two points"} so far: the history starts when the wallets were
+                    connected ({time(data.performance.points[0]!.timestamp)}) and gains a point every{" "}
+                    {data.performance.range === "24h" || data.performance.range === "all" ? "15 minutes" : data.performance.range === "7d" ? "hour" : "4 hours"}.
+                  </p>
+                )}
+              </>
             )}
           </Section>
           <Section title="Holdings">
             {data.holdings.length === 0 ? <Empty>No holdings. Fund a wallet, then swap.</Empty> : (
               <TableScroller label={"Holdings table"}>
-                <table>
+                <table class="cards">
                   <caption class="visually-hidden">Holdings by value</caption>
                   <thead>
                     <tr>
@@ -70,15 +86,15 @@ export const PortfolioScreen = () => {
                   <tbody>
                     {data.holdings.map((holding) => (
                       <tr key={`${holding.network}:${holding.token}`}>
-                        <td>{holding.token}</td>
-                        <td>{holding.network}</td>
-                        <td class="num">{holding.amount}</td>
-                        <td class="num">{money(holding.value, data.currency)}</td>
-                        <td class="num">{money(holding.averageCost, data.currency)}</td>
-                        <td class={`num ${tone(holding.unrealizedPnl)}`}>
+                        <td data-label="Token">{holding.token}</td>
+                        <td data-label="Network">{holding.network}</td>
+                        <td class="num" data-label="Amount">{grouped(holding.amount)}</td>
+                        <td class="num" data-label="Value">{money(holding.value, data.currency)}</td>
+                        <td class="num" data-label="Average cost">{money(holding.averageCost, data.currency)}</td>
+                        <td class={`num ${tone(holding.unrealizedPnl)}`} data-label="Unrealized PnL">
                           {money(holding.unrealizedPnl, data.currency)} ({percent(holding.unrealizedPnlPercent)})
                         </td>
-                        <td>
+                        <td data-label="Allocation">
                           <span class="bar" aria-hidden="true"><span style={{ width: `${Math.min(100, holding.allocationPercent)}%` }} /></span>{" "}
                           {holding.allocationPercent.toFixed(1)}%
                         </td>

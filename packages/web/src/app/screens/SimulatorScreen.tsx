@@ -1,8 +1,8 @@
 /**
  * The simulator's control panel, shown only when `GET /v1/health` says the server runs on the
- * simulator: the market clock (now, mode, advance), a token's price, a whale swap, a network
+ * simulator: the market clock (now, mode, and advancing it when it is manual), a token's price, a whale swap, a network
  * fault, the approval of trades that wait for the wallet, the notification outbox and the event
- * log. It calls the `/v1/sim` routes, which take no account key: on a loopback server they need
+ * log (each entry's data in full, pretty-printed, in a scrolling list). It calls the `/v1/sim` routes, which take no account key: on a loopback server they need
  * none, off loopback the simulator's control key (`SIM_CONTROL_KEY`), which the user enters once per
  * tab and which is kept in `sessionStorage` like the API key.
  */
@@ -10,7 +10,7 @@ import { useSignal } from "@preact/signals"
 import { ApiError, call, controlKey, get } from "../api/Api.ts"
 import { type Network, networks, type OutboxItem, type Page, type SimEvent, type Trade } from "../api/Types.ts"
 import { clockMode } from "../Clock.ts"
-import { short, time } from "../Format.ts"
+import { time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { setControlKey } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
@@ -195,12 +195,23 @@ export const SimulatorScreen = () => {
               <strong>{time(clock.data.now)}</strong> <span class="badge">{clock.data.mode}</span>
             </p>
           )}
-          <Control title="Advance the clock" label="Advance" run={advance}>
-            <div class="inline">
-              <TextField label="Advance by" value={amount.value} onInput={(value) => (amount.value = value)} inputMode="decimal" />
-              <SelectField label="Unit" value={unit.value} options={units} onChange={(value) => (unit.value = value)} />
-            </div>
-          </Control>
+          {clock.data?.mode === "realtime"
+            ? (
+              <p class="muted">
+                This clock runs in real time, so it cannot be advanced. To step market time by hand, start the server on a
+                scenario whose clock is manual (<code>"clock": {"{"} "mode": "manual" {"}"}</code>).
+              </p>
+            )
+            : clock.data === undefined
+            ? null
+            : (
+              <Control title="Advance the clock" label="Advance" run={advance}>
+                <div class="inline">
+                  <TextField label="Advance by" value={amount.value} onInput={(value) => (amount.value = value)} inputMode="decimal" />
+                  <SelectField label="Unit" value={unit.value} options={units} onChange={(value) => (unit.value = value)} />
+                </div>
+              </Control>
+            )}
         </Section>
         <Control
           title="Move a price"
@@ -295,14 +306,17 @@ export const SimulatorScreen = () => {
         <Section title="Event log">
           <ErrorBox error={eventsError.value} />
           {events.value.length === 0 ? <Empty>No events yet.</Empty> : (
-            <ol class="list log" aria-label="Events, newest first">
-              {events.value.map((event) => (
-                <li key={event.seq}>
-                  <small class="muted">#{event.seq} {time(event.at)}</small> <code>{event.type}</code>{" "}
-                  <span class="muted" title={JSON.stringify(event.data)}>{short(JSON.stringify(event.data), 40)}</span>
-                </li>
-              ))}
-            </ol>
+            // Scrolls on its own: focusable and named, so a keyboard can scroll it.
+            <div class="log" tabIndex={0} role="region" aria-label="Event log entries">
+              <ol class="list" aria-label="Events, newest first">
+                {events.value.map((event) => (
+                  <li key={event.seq}>
+                    <small class="muted">#{event.seq} {time(event.at)}</small> <code>{event.type}</code>
+                    <pre class="event-data">{JSON.stringify(event.data, null, 2)}</pre>
+                  </li>
+                ))}
+              </ol>
+            </div>
           )}
         </Section>
       </div>

@@ -1,24 +1,77 @@
 /**
- * Swap: tokens, amount, network and slippage; a live quote from `GET /v1/quote` refreshed as the
- * inputs change and every few seconds (output, fee, price impact, gas, minimum received, the
- * quote's expiry counting down); `POST /v1/trades` with an `Idempotency-Key` fixed for one set of
- * inputs, so a double click places one trade; then the trade followed until it is confirmed or
- * failed, saying so while it waits for the wallet's approval.
+ * Swap: the network, the tokens chosen from the network's list (with the wallet's free balances),
+ * the amount with the free balance and Max under it, a flip, and slippage. The amount is checked
+ * as it is typed (a plain number, above zero, within the token's decimals, within the free
+ * balance): until it passes, Swap is disabled with the reason beside the field and nothing is
+ * sent. A live quote from `GET /v1/quote` follows the inputs and refreshes every few seconds and
+ * when it expires; its price impact is graded (a warning above 1%, an explicit confirmation above
+ * 5%). `POST /v1/trades` goes with an `Idempotency-Key` fixed for one set of inputs, so a double
+ * click places one trade; the trade is then followed until it is confirmed or failed, saying so
+ * while it waits for the wallet's approval.
  */
 import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
+import { amountProblem, balanceText, grouped, impactText, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
 import { type Network, networks, type Quote, type Trade } from "../api/Types.ts"
 import { serverNow } from "../Clock.ts"
 import { short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { isSimulator } from "../Session.ts"
-import { Section, SelectField, Stat, TextField } from "../ui/Fields.tsx"
+import { nativeToken, tokenBySymbol, tokensOn } from "../Tokens.ts"
+import { AmountField } from "../ui/AmountField.tsx"
+import { freeOf, useBalances } from "../ui/Balances.ts"
+import { Checkbox, Section, SelectField, Stat, TextField } from "../ui/Fields.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
+import { TokenPicker } from "../ui/TokenPicker.tsx"
 
 const QUOTE_REFRESH_MS = 10_000
 const TYPING_PAUSE_MS = 350
+
+/** Price impact above this (percent) is shown as a warning. */
+export const IMPACT_WARNING = 1
+/** Price impact above this (percent) must be accepted explicitly before Swap. */
+export const IMPACT_CONFIRM = 5
+
+/** Why `slippage` (percent, as typed) cannot be sent, or null: the API takes 0 < slippage <= 50. */
+export const slippageProblem = (text: string): string | null => {
+  const value = Number(text.trim())
+  return text.trim() === "" || !Number.isFinite(value) || value <= 0 || value > 50
+    ? "Slippage is a percentage above 0 and at most 50."
+    : null
+}
+
+/** A token pair for `network`: the chosen ones where they exist there, else the native token and USDC. */
+export const pairOn = (network: Network, tokenIn: string, tokenOut: string): readonly [string, string] => {
+  const there = new Set(tokensOn(network).map((entry) => entry.symbol))
+  const first = there.has(tokenIn) ? tokenIn : nativeToken(network)
+  const second = there.has(tokenOut) && tokenOut !== first ? tokenOut : first === "USDC" ? nativeToken(network) : "USDC"
+  return [first, second]
+}
+
+/** The quote's price impact, graded: what it asks of the user before Swap. */
+export const ImpactNotice = (
+  { impact, accepted, onAccept }: { readonly impact: number; readonly accepted: boolean; readonly onAccept: (on: boolean) => void }
+) => {
+  if (impact <= IMPACT_WARNING) return null
+  const shown = impactText(impact)
+  return impact <= IMPACT_CONFIRM
+    ? (
+      <p class="impact warning" role="status">
+        <strong>Price impact {shown}.</strong> This trade moves the price against you; a smaller amount gets a better rate.
+      </p>
+    )
+    : (
+      <div class="impact danger" role="alert">
+        <p>
+          <strong>Very high price impact: {shown}.</strong>{" "}
+          You would receive noticeably less than the market price. Check the estimate below before you swap.
+        </p>
+        <Checkbox label={`I accept a price impact of ${shown}`} checked={accepted} onChange={onAccept} />
+      </div>
+    )
+}
 
 /** Whether a pending trade still waits for the wallet (nothing broadcast yet). */
 export const awaitsApproval = (trade: Trade): boolean =>
@@ -63,41 +116,73 @@ export const SwapScreen = () => {
   const quote = useResource<Quote>()
   const submitting = useSignal(false)
   const submitError = useSignal<unknown>(null)
+  const accepted = useSignal(false)
   const trade = useSignal<Trade | null>(null)
   const idempotency = useRef({ inputs: "", key: newIdempotencyKey() })
+  const { balances, available: balancesServed, refresh: refreshBalances } = useBalances(network.value)
 
-  const inputs = JSON.stringify([tokenIn.value, tokenOut.value, amount.value, network.value, slippage.value])
+  const inInfo = tokenBySymbol(tokenIn.value)
+  const outInfo = tokenBySymbol(tokenOut.value)
+  const free = freeOf(balances.data, tokenIn.value)
+  const typed = amount.value.trim()
+  // The amount as a number of the token, whatever the balance (a quote is still worth seeing).
+  const wellFormed = amountProblem(typed, tokenIn.value, inInfo?.decimals ?? 0, undefined) === null
+  const amountIssue = amountProblem(typed, tokenIn.value, inInfo?.decimals ?? 0, free)
+  const pairIssue = tokenIn.value === tokenOut.value ? "Choose two different tokens." : null
+  const slippageIssue = slippageProblem(slippage.value)
+  const quotable = wellFormed && pairIssue === null && slippageIssue === null
+
+  const inputs = JSON.stringify([tokenIn.value, tokenOut.value, typed, network.value, slippage.value.trim()])
   const readQuote = () =>
-    quote.load(() =>
-      get<Quote>("/quote", {
-        tokenIn: tokenIn.value.trim(),
-        tokenOut: tokenOut.value.trim(),
-        amountIn: amount.value.trim(),
-        network: network.value,
-        slippage: slippage.value.trim()
-      })
-    )
+    quotable
+      ? quote.load(() =>
+        get<Quote>("/quote", {
+          tokenIn: tokenIn.value,
+          tokenOut: tokenOut.value,
+          amountIn: typed,
+          network: network.value,
+          slippage: slippage.value.trim()
+        })
+      )
+      : Promise.resolve()
 
-  // A new quote shortly after the user stops typing, then every few seconds.
+  // New inputs: the last quote, its acceptance and the last refusal no longer apply. A new quote
+  // follows shortly after the user stops typing, then every few seconds.
   useEffect(() => {
+    quote.clear()
+    accepted.value = false
+    submitError.value = null
     const timer = setTimeout(() => void readQuote(), TYPING_PAUSE_MS)
     return () => clearTimeout(timer)
   }, [inputs])
   usePoll(readQuote, QUOTE_REFRESH_MS, [inputs])
 
-  // The trade followed until it settles.
+  // The trade followed until it settles; the balances read again when it does.
   usePoll(
     async () => {
       const current = trade.value
       if (current === null || current.status !== "pending") return
       trade.value = await get<Trade>(`/trades/${current.id}`)
+      if (trade.value.status !== "pending") void refreshBalances()
     },
     2_000,
     [trade.value?.id, trade.value?.status]
   )
 
+  const q = quote.data
+  const now = serverNow.value
+  const secondsLeft = q === undefined || now === null ? null : Math.max(0, Math.round((Date.parse(q.expiresAt) - now) / 1000))
+  // An expired quote is replaced at once, not at the next poll.
+  useEffect(() => {
+    if (secondsLeft === 0) void readQuote()
+  }, [secondsLeft === 0, q?.expiresAt])
+
+  const needsAcceptance = q !== undefined && q.priceImpact > IMPACT_CONFIRM
+  const blocked = amountIssue ?? pairIssue ?? slippageIssue ??
+    (q === undefined ? "Waiting for a quote." : needsAcceptance && !accepted.value ? "Accept the price impact first." : null)
+
   const submit = async () => {
-    if (submitting.value) return
+    if (submitting.value || blocked !== null) return
     // One key per set of inputs: a second click on the same swap replays the first answer.
     if (idempotency.current.inputs !== inputs) idempotency.current = { inputs, key: newIdempotencyKey() }
     submitting.value = true
@@ -105,15 +190,16 @@ export const SwapScreen = () => {
     try {
       const answer = await call<Trade>("POST", "/trades", {
         body: {
-          tokenIn: tokenIn.value.trim(),
-          tokenOut: tokenOut.value.trim(),
-          amountIn: amount.value.trim(),
+          tokenIn: tokenIn.value,
+          tokenOut: tokenOut.value,
+          amountIn: typed,
           network: network.value,
           slippage: Number(slippage.value)
         },
         idempotencyKey: idempotency.current.key
       })
       trade.value = answer.data
+      void refreshBalances()
       trade.value = await get<Trade>(`/trades/${answer.data.id}`)
     } catch (error) {
       submitError.value = error
@@ -122,10 +208,17 @@ export const SwapScreen = () => {
     }
   }
 
-  const q = quote.data
-  const now = serverNow.value
-  const secondsLeft = q === undefined || now === null ? null : Math.max(0, Math.round((Date.parse(q.expiresAt) - now) / 1000))
+  const choose = (side: "in" | "out", symbol: string) => {
+    const other = side === "in" ? tokenOut : tokenIn
+    const mine = side === "in" ? tokenIn : tokenOut
+    // Choosing the token of the other side flips the pair, as the user evidently wants it there.
+    if (symbol === other.value) other.value = mine.value
+    mine.value = symbol
+  }
+
   const current = trade.value
+  const outFree = freeOf(balances.data, tokenOut.value)
+  const gasToken = nativeToken(network.value)
 
   return (
     <div class="screen">
@@ -140,44 +233,107 @@ export const SwapScreen = () => {
               void submit()
             }}
           >
-            <TextField label="Token in" value={tokenIn.value} onInput={(value) => (tokenIn.value = value)} list="known-tokens" required />
-            <TextField label="Token out" value={tokenOut.value} onInput={(value) => (tokenOut.value = value)} list="known-tokens" required />
-            <TextField label="Amount" value={amount.value} onInput={(value) => (amount.value = value)} inputMode="decimal" required />
-            <SelectField label="Network" value={network.value} options={networks} onChange={(value) => (network.value = value)} />
+            <SelectField
+              label="Network"
+              value={network.value}
+              options={networks}
+              onChange={(value) => {
+                const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
+                network.value = value
+                tokenIn.value = first
+                tokenOut.value = second
+              }}
+            />
+            <div class="leg">
+              <TokenPicker label="Token in" value={tokenIn.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("in", symbol)} />
+              <AmountField
+                value={amount.value}
+                symbol={tokenIn.value}
+                network={network.value}
+                free={free}
+                balancesServed={balancesServed}
+                problem={amountIssue}
+                onInput={(value) => (amount.value = value)}
+              />
+            </div>
+            <div class="flip-row">
+              <button
+                type="button"
+                class="secondary flip"
+                aria-label={`Flip: sell ${tokenOut.value} for ${tokenIn.value}`}
+                onClick={() => {
+                  const was = tokenIn.value
+                  tokenIn.value = tokenOut.value
+                  tokenOut.value = was
+                }}
+              >
+                <span aria-hidden="true">⇅</span> Flip
+              </button>
+            </div>
+            <div class="leg">
+              <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("out", symbol)} />
+              <div class="field">
+                <span class="label" id="swap-estimate-label">You receive (estimated)</span>
+                <output class="estimate" aria-labelledby="swap-estimate-label">
+                  {q === undefined ? "—" : `${grouped(q.estimatedAmountOut)} ${q.tokenOut}`}
+                </output>
+                {outFree === undefined || outInfo === undefined ? null : (
+                  <div class="balance-line"><span>Free balance: {balanceText(outFree, outInfo.decimals)} {tokenOut.value}</span></div>
+                )}
+              </div>
+            </div>
+            {pairIssue === null ? null : <p class="field-problem">{pairIssue}</p>}
             <TextField
               label="Slippage (%)"
               value={slippage.value}
               onInput={(value) => (slippage.value = value)}
               inputMode="decimal"
+              problem={slippageIssue}
               hint="The swap fails rather than give less than the minimum received."
             />
-            <button type="submit" disabled={submitting.value} aria-busy={submitting.value}>
+            {q === undefined ? null : (
+              <ImpactNotice impact={q.priceImpact} accepted={accepted.value} onAccept={(on) => (accepted.value = on)} />
+            )}
+            <button type="submit" disabled={submitting.value || blocked !== null} aria-busy={submitting.value} aria-describedby="swap-blocked">
               Swap
             </button>
+            <small id="swap-blocked" class="muted" aria-live="polite">
+              {blocked !== null && blocked !== amountIssue && blocked !== slippageIssue && blocked !== pairIssue ? blocked : ""}
+            </small>
           </form>
           <ErrorBox error={submitError.value} title="Swap refused" />
         </Section>
         <Section title="Quote">
           <ErrorBox error={quote.error} />
-          {q === undefined || quote.error !== null ? (quote.error === null ? <p class="state">Enter a swap to see a quote.</p> : null) : (
-            <>
-              <dl class="stats">
-                <Stat label="You receive (estimated)" value={`${q.estimatedAmountOut} ${q.tokenOut}`} />
-                <Stat label="Minimum received" value={`${q.minAmountOut} ${q.tokenOut}`} />
-                <Stat label="Platform fee" value={`${q.fee} ${q.tokenOut}`} />
-                <Stat label="Price impact" value={`${q.priceImpact}%`} />
-                <Stat label="Gas" value={`${q.gasFee} ${q.network === "solana" ? "SOL" : "ETH"}`} />
-                <Stat label="Rate" value={`1 ${q.tokenIn} = ${q.rate} ${q.tokenOut}`} />
-              </dl>
-              <p class="muted">
-                {secondsLeft === null
-                  ? `Quote valid until ${time(q.expiresAt)}`
-                  : secondsLeft === 0
-                  ? "Quote expired; a new one is on its way."
-                  : `Quote expires in ${secondsLeft} s (${time(q.expiresAt)})`}
-              </p>
-            </>
-          )}
+          {q === undefined
+            ? (quote.error === null
+              ? <p class="state">{quotable ? "Getting a quote…" : "Enter a swap to see a quote."}</p>
+              : null)
+            : (
+              <>
+                <dl class="stats">
+                  <Stat label="You receive (estimated)" value={`${grouped(q.estimatedAmountOut)} ${q.tokenOut}`} />
+                  <Stat label="Minimum received" value={`${grouped(q.minAmountOut)} ${q.tokenOut}`} />
+                  <Stat label="Platform fee" value={`${grouped(q.fee)} ${q.tokenOut}`} />
+                  <Stat
+                    label="Price impact"
+                    value={impactText(q.priceImpact)}
+                    {...(q.priceImpact > IMPACT_WARNING ? { tone: "down" as const } : {})}
+                  />
+                  <Stat label="Gas" value={`${q.gasFee} ${gasToken}`} />
+                </dl>
+                <p class="rate-line" title={`1 ${q.tokenIn} = ${q.rate} ${q.tokenOut}`}>
+                  <span class="muted">Rate</span> 1 {q.tokenIn} = {significant(q.rate)} {q.tokenOut}
+                </p>
+                <p class="muted" role="timer" aria-live="off">
+                  {secondsLeft === null
+                    ? `Quote valid until ${time(q.expiresAt)}`
+                    : secondsLeft === 0
+                    ? "Quote expired; a new one is on its way."
+                    : `Quote expires in ${secondsLeft} s (${time(q.expiresAt)})`}
+                </p>
+              </>
+            )}
         </Section>
       </div>
       {current === null ? null : (

@@ -21,6 +21,7 @@ import {
 import { useEffect, useRef } from "preact/hooks"
 import type { Candle } from "../api/Types.ts"
 import { money, time } from "../Format.ts"
+import { priceLabel, priceTicks, timeTick } from "./ChartAxes.ts"
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000) as UTCTimestamp
 
@@ -63,8 +64,8 @@ export const CandleChart = (
       height: element.clientHeight,
       layout: { background: { color: "transparent" }, textColor: "#1f2933", attributionLogo: false },
       grid: { vertLines: { color: "#eef1f4" }, horzLines: { color: "#eef1f4" } },
-      timeScale: { timeVisible: true, secondsVisible: false },
-      localization: { priceFormatter: (price: number) => money(price, currency) }
+      timeScale: { timeVisible: true, secondsVisible: false, tickMarkFormatter: timeTick, rightOffset: 4 },
+      localization: { priceFormatter: priceLabel(currency), tickmarksPriceFormatter: priceTicks(currency) }
     })
     const candleSeries = chart.addSeries(CandlestickSeries, {
       upColor: UP,
@@ -73,7 +74,13 @@ export const CandleChart = (
       wickUpColor: UP,
       wickDownColor: DOWN
     })
-    const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: "volume" }, priceScaleId: "volume" })
+    const volume = chart.addSeries(HistogramSeries, {
+      priceFormat: { type: "volume" },
+      priceScaleId: "volume",
+      // The price scale is in money; a volume's label there would read as a price.
+      lastValueVisible: false,
+      priceLineVisible: false
+    })
     chart.priceScale("volume").applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } })
     candleSeries.priceScale().applyOptions({ scaleMargins: { top: 0.05, bottom: 0.25 } })
     drawn.current = { chart, candles: candleSeries, volume, shown: [] }

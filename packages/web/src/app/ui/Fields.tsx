@@ -13,8 +13,16 @@ export const TextField = (props: {
   readonly inputMode?: "decimal" | "numeric" | "text" | "email" | "url" | undefined
   readonly autoComplete?: string | undefined
   readonly hint?: string | undefined
+  /** Why the value cannot be sent: shown beside the field, which is then marked invalid. */
+  readonly problem?: string | null | undefined
+  /** Shown under the input (a balance line, a Max button). */
+  readonly extra?: ComponentChildren
 }) => {
   const id = useId()
+  const described = [
+    props.hint === undefined ? null : `${id}-hint`,
+    props.problem === undefined || props.problem === null ? null : `${id}-problem`
+  ].filter((part) => part !== null).join(" ")
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -30,10 +38,15 @@ export const TextField = (props: {
           inputMode: props.inputMode,
           autoComplete: props.autoComplete ?? "off",
           spellcheck: false,
-          "aria-describedby": props.hint === undefined ? undefined : `${id}-hint`,
+          "aria-describedby": described === "" ? undefined : described,
+          "aria-invalid": props.problem === undefined || props.problem === null ? undefined : true,
           onInput: (event: Event) => props.onInput((event.currentTarget as HTMLInputElement).value)
         } as InputHTMLAttributes<HTMLInputElement>)}
       />
+      {props.extra}
+      {props.problem === undefined || props.problem === null ? null : (
+        <small id={`${id}-problem`} class="field-problem">{props.problem}</small>
+      )}
       {props.hint === undefined ? null : <small id={`${id}-hint`}>{props.hint}</small>}
     </div>
   )

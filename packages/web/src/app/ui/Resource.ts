@@ -13,6 +13,8 @@ export interface Resource<T> {
   /** Reads again; resolves when done (never rejects: the error is kept in `error`). */
   readonly load: (read: () => Promise<T>) => Promise<void>
   readonly set: (data: T | undefined) => void
+  /** Forgets the data and the error, and drops the answer of any read still running. */
+  readonly clear: () => void
 }
 
 export const useResource = <T>(): Resource<T> => {
@@ -46,6 +48,12 @@ export const useResource = <T>(): Resource<T> => {
     },
     set: (value) => {
       data.value = value
+    },
+    clear: () => {
+      generation.current++
+      data.value = undefined
+      error.value = null
+      loading.value = false
     }
   }
 }

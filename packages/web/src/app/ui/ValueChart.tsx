@@ -2,6 +2,7 @@
 import { AreaSeries, createChart, type UTCTimestamp } from "lightweight-charts"
 import { useEffect, useRef } from "preact/hooks"
 import { money, time } from "../Format.ts"
+import { priceLabel, priceTicks, timeTick } from "./ChartAxes.ts"
 
 export const ValueChart = (
   { points, currency, label }: {
@@ -16,10 +17,16 @@ export const ValueChart = (
       autoSize: true,
       layout: { background: { color: "transparent" }, textColor: "#1f2933", attributionLogo: false },
       grid: { vertLines: { color: "#eef1f4" }, horzLines: { color: "#eef1f4" } },
-      timeScale: { timeVisible: true },
-      localization: { priceFormatter: (value: number) => money(value, currency) }
+      timeScale: { timeVisible: true, tickMarkFormatter: timeTick },
+      localization: { priceFormatter: priceLabel(currency), tickmarksPriceFormatter: priceTicks(currency) }
     })
-    const series = chart.addSeries(AreaSeries, { lineColor: "#2458c6", topColor: "rgba(36,88,198,0.3)", bottomColor: "rgba(36,88,198,0.02)" })
+    const series = chart.addSeries(AreaSeries, {
+      lineColor: "#2458c6",
+      topColor: "rgba(36,88,198,0.3)",
+      bottomColor: "rgba(36,88,198,0.02)",
+      // A short series shows its points, so two points do not pass for a measured straight line.
+      pointMarkersVisible: points.length <= 30
+    })
     // One point per second at most: the chart needs strictly increasing times.
     const seen = new Set<number>()
     series.setData(
