@@ -157,13 +157,13 @@ const requestParts = (
   return parts
 }
 
-/** Decodes `parts` from `index` on into `request`, then runs `handled`; remembered parts take no step. */
+/** Decodes `parts` from `index` on into `request`, then runs the handler; remembered parts take no step. */
 const decodeThen = (
   parts: ReadonlyArray<RequestPart>,
   index: number,
   context: Context.Context<never>,
   request: DecodedRequest,
-  handled: Effect.Effect<unknown, unknown>
+  handler: (request: DecodedRequest) => Effect.Effect<unknown, unknown>
 ): Effect.Effect<unknown, unknown> => {
   for (; index < parts.length; index++) {
     const part = parts[index]!
@@ -173,12 +173,12 @@ const decodeThen = (
       const next = index + 1
       return Effect.flatMap(HttpApiError.HttpApiSchemaError.wrap(part.kind, part.decode(input)), (value) => {
         request[part.name] = value
-        return decodeThen(parts, next, context, request, handled)
+        return decodeThen(parts, next, context, request, handler)
       })
     }
     request[part.name] = known.value
   }
-  return handled
+  return handler(request)
 }
 
 /** An API error as its response: its fields are the envelope, its code decides the status. */
@@ -214,7 +214,7 @@ const routeOf = (
       group
     }
     recordRoute(request.request, route)
-    return decodeThen(parts, 0, fiber.context, request, Effect.suspend(() => handler(request)))
+    return decodeThen(parts, 0, fiber.context, request, handler)
   })
 
   let wrapped: Effect.Effect<unknown, unknown> = answer
