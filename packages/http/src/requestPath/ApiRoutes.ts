@@ -244,7 +244,7 @@ const routeOf = (
 export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
   options: { readonly openapiPath: `/${string}` }
-): Layer.Layer<never, never, ServedApiRequirements<Groups>> =>
+): Layer.Layer<never, never, ServedApiRequirements<Id, Groups>> =>
   HttpRouter.use((router) =>
     Effect.gen(function*() {
       const context = yield* Effect.context<never>()
@@ -252,7 +252,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>
       const definition = api as unknown as HttpApi.Top
       const routes: Array<HttpRouter.Route<unknown, unknown>> = []
       for (const group of Object.values(definition.groups)) {
-        const table = Context.getOrUndefined(context, groupHandlersKey(group.identifier))
+        const table = Context.getOrUndefined(context, groupHandlersKey(definition.identifier, group.identifier))
         if (table === undefined) {
           return yield* Effect.die(new Error(`no handlers for the API group "${group.identifier}"`))
         }
@@ -266,12 +266,12 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>
         Effect.sync(() => document ??= HttpServerResponse.jsonUnsafe(OpenApi.fromApi(definition)))
       )
     })
-  ) as Layer.Layer<never, never, ServedApiRequirements<Groups>>
+  ) as Layer.Layer<never, never, ServedApiRequirements<Id, Groups>>
 
 /** What serving an API with groups `Groups` requires. */
-export type ServedApiRequirements<Groups extends HttpApiGroup.Constraint> =
+export type ServedApiRequirements<Id extends string, Groups extends HttpApiGroup.Constraint> =
   | HttpRouter.HttpRouter
   | MarketClock
-  | ToHandlers<Groups>
+  | ToHandlers<Id, Groups>
   | HttpApiEndpoint.Middleware<HttpApiGroup.Endpoints<Groups>>
   | HttpApiGroup.MiddlewareServices<Groups>
