@@ -77,7 +77,7 @@ const servedRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>
  */
 export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>
-): Layer.Layer<never, never, ApiRoutes.ServedApiRequirements<Groups> | GlobalMiddlewareRequirements> =>
+): Layer.Layer<never, never, ApiRoutes.ServedApiRequirements<Id, Groups> | GlobalMiddlewareRequirements> =>
   Layer.mergeAll(
     ApiRoutes.layer(api, { openapiPath: OPENAPI_PATH }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),

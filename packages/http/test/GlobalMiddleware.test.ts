@@ -72,7 +72,7 @@ describe("GlobalMiddleware's logging", () => {
     expect(body.error.message).toContain(requestId)
     expect(entries).toHaveLength(1)
     expect(entries[0]!.level).toBe("Error")
-    expect(entries[0]!.annotations).toMatchObject({ requestId, status: 500 })
+    expect(entries[0]!.annotations).toEqual({ requestId, route: "none", status: 500 })
     expect(JSON.stringify(entries[0]!.message)).toContain("request failed")
   })
 

@@ -3,10 +3,11 @@
  * method the path lacks has its own route, `Preflight.ts`); a body read that stopped at the limit is
  * `PAYLOAD_TOO_LARGE`; a client that hung up gets nothing (nothing failed on the server); anything
  * else is a defect: `INTERNAL_ERROR` quoting the request id, and the cause logged at `Error` under
- * the same id.
+ * the same id, with the route that took the request.
  */
 import { Cause, Effect } from "effect"
 import { HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { routeOf } from "./ResponseStamp.ts"
 import type { Answers } from "./Step.ts"
 
 /** Whether `cause` is the router finding no route for the request's method and path. */
@@ -51,7 +52,9 @@ export const answerFailure = (answers: Answers) =>
   if (isBodyTooLarge(cause)) return answers.tooLarge
   if (isClientGone(cause)) return clientGone
   return Effect.andThen(
-    Effect.logError("request failed", cause).pipe(Effect.annotateLogs({ requestId, status: 500 })),
+    Effect.logError("request failed", cause).pipe(
+      Effect.annotateLogs({ requestId, route: routeOf(request) ?? "none", status: 500 })
+    ),
     answers.envelope("INTERNAL_ERROR", `something went wrong; quote request id ${requestId} when reporting it`)
   )
 }

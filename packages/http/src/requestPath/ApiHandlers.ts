@@ -47,19 +47,26 @@ export interface GroupTable {
   readonly handlers: ReadonlyMap<string, HandlerEntry>
 }
 
-/** The context slot of group `Name`'s handlers. */
-export interface GroupHandlers<Name extends string> {
-  readonly "~swapdesk/GroupHandlers": Name
+/** The context slot of the handlers of group `Name` of the API named `ApiId`. */
+export interface GroupHandlers<ApiId extends string, Name extends string> {
+  readonly "~swapdesk/GroupHandlers": { readonly api: ApiId; readonly group: Name }
 }
 
 /** The slots of every group of an API. */
-export type ToHandlers<Groups extends HttpApiGroup.Constraint> = Groups extends HttpApiGroup.Constraint
-  ? GroupHandlers<Groups["identifier"]>
+export type ToHandlers<ApiId extends string, Groups extends HttpApiGroup.Constraint> = Groups extends
+  HttpApiGroup.Constraint ? GroupHandlers<ApiId, Groups["identifier"]>
   : never
 
-/** The context key of the handlers of the group named `identifier`. */
-export const groupHandlersKey = <Name extends string>(identifier: Name): Context.Key<GroupHandlers<Name>, GroupTable> =>
-  Context.Service<GroupHandlers<Name>, GroupTable>(`@swapdesk/http/ApiHandlers/${identifier}`)
+/**
+ * The context key of the handlers of group `group` of the API named `api`. An API extended with
+ * more groups keeps its name, so a server of the contract and groups of its own takes the
+ * contract's handlers as they are.
+ */
+export const groupHandlersKey = <ApiId extends string, Name extends string>(
+  api: ApiId,
+  group: Name
+): Context.Key<GroupHandlers<ApiId, Name>, GroupTable> =>
+  Context.Service<GroupHandlers<ApiId, Name>, GroupTable>(`@swapdesk/http/ApiHandlers/${api}/${group}`)
 
 /**
  * A group's handlers as they are added: `handle` each endpoint once. `Handled` is invariant, so
@@ -119,10 +126,10 @@ export const group = <
     E,
     R
   >
-): Layer.Layer<GroupHandlers<Name>, E, Exclude<R, Scope.Scope>> => {
+): Layer.Layer<GroupHandlers<ApiId, Name>, E, Exclude<R, Scope.Scope>> => {
   const definition = (api as unknown as HttpApi.Top).groups[identifier] as unknown as HttpApiGroup.Top
   return Layer.effect(
-    groupHandlersKey(identifier),
+    groupHandlersKey(api.identifier, identifier),
     Effect.map(
       build(makeHandlers(definition, new Map()) as never),
       (handlers): GroupTable => {
@@ -133,5 +140,5 @@ export const group = <
         return { group: definition, handlers: handlers.entries }
       }
     )
-  ) as Layer.Layer<GroupHandlers<Name>, E, Exclude<R, Scope.Scope>>
+  ) as Layer.Layer<GroupHandlers<ApiId, Name>, E, Exclude<R, Scope.Scope>>
 }

@@ -157,13 +157,13 @@ const requestParts = (
   return parts
 }
 
-/** Decodes `parts` from `index` on into `request`, then runs `handled`; remembered parts take no step. */
+/** Decodes `parts` from `index` on into `request`, then runs the handler; remembered parts take no step. */
 const decodeThen = (
   parts: ReadonlyArray<RequestPart>,
   index: number,
   context: Context.Context<never>,
   request: DecodedRequest,
-  handled: Effect.Effect<unknown, unknown>
+  handler: (request: DecodedRequest) => Effect.Effect<unknown, unknown>
 ): Effect.Effect<unknown, unknown> => {
   for (; index < parts.length; index++) {
     const part = parts[index]!
@@ -173,12 +173,12 @@ const decodeThen = (
       const next = index + 1
       return Effect.flatMap(HttpApiError.HttpApiSchemaError.wrap(part.kind, part.decode(input)), (value) => {
         request[part.name] = value
-        return decodeThen(parts, next, context, request, handled)
+        return decodeThen(parts, next, context, request, handler)
       })
     }
     request[part.name] = known.value
   }
-  return handled
+  return handler(request)
 }
 
 /** An API error as its response: its fields are the envelope, its code decides the status. */
@@ -214,7 +214,7 @@ const routeOf = (
       group
     }
     recordRoute(request.request, route)
-    return decodeThen(parts, 0, fiber.context, request, Effect.suspend(() => handler(request)))
+    return decodeThen(parts, 0, fiber.context, request, handler)
   })
 
   let wrapped: Effect.Effect<unknown, unknown> = answer
@@ -244,7 +244,7 @@ const routeOf = (
 export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
   options: { readonly openapiPath: `/${string}` }
-): Layer.Layer<never, never, ServedApiRequirements<Groups>> =>
+): Layer.Layer<never, never, ServedApiRequirements<Id, Groups>> =>
   HttpRouter.use((router) =>
     Effect.gen(function*() {
       const context = yield* Effect.context<never>()
@@ -252,7 +252,7 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>
       const definition = api as unknown as HttpApi.Top
       const routes: Array<HttpRouter.Route<unknown, unknown>> = []
       for (const group of Object.values(definition.groups)) {
-        const table = Context.getOrUndefined(context, groupHandlersKey(group.identifier))
+        const table = Context.getOrUndefined(context, groupHandlersKey(definition.identifier, group.identifier))
         if (table === undefined) {
           return yield* Effect.die(new Error(`no handlers for the API group "${group.identifier}"`))
         }
@@ -266,12 +266,12 @@ export const layer = <Id extends string, Groups extends HttpApiGroup.Constraint>
         Effect.sync(() => document ??= HttpServerResponse.jsonUnsafe(OpenApi.fromApi(definition)))
       )
     })
-  ) as Layer.Layer<never, never, ServedApiRequirements<Groups>>
+  ) as Layer.Layer<never, never, ServedApiRequirements<Id, Groups>>
 
 /** What serving an API with groups `Groups` requires. */
-export type ServedApiRequirements<Groups extends HttpApiGroup.Constraint> =
+export type ServedApiRequirements<Id extends string, Groups extends HttpApiGroup.Constraint> =
   | HttpRouter.HttpRouter
   | MarketClock
-  | ToHandlers<Groups>
+  | ToHandlers<Id, Groups>
   | HttpApiEndpoint.Middleware<HttpApiGroup.Endpoints<Groups>>
   | HttpApiGroup.MiddlewareServices<Groups>
