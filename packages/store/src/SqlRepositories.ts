@@ -100,6 +100,27 @@ const documentTable = <A extends { readonly id: string }>(
   }
 }
 
+/**
+ * A table of swaps, trades or limit orders: filed by account, status, both tokens and network; only
+ * the status changes after the insert.
+ */
+const swapTable = <A extends TradeRecord | OrderRecord>(
+  sql: SqlClient.SqlClient,
+  table: string,
+  statusOf: (record: A) => string
+) =>
+  documentTable<A>(sql, table, {
+    columns: (swap) => ({
+      account_id: swap.accountId,
+      status: statusOf(swap),
+      token_in: swap.tokenIn,
+      token_out: swap.tokenOut,
+      network: swap.network,
+      created_at: swap.createdAt
+    }),
+    mutable: ["status"]
+  })
+
 /** The conditions that find an account's own record by id. */
 const owned = (sql: SqlClient.SqlClient, accountId: string, id: string): ReadonlyArray<Fragment> => [
   sql`id = ${id}`,
@@ -243,17 +264,7 @@ export const TradeRepositorySql = Layer.effect(
   TradeRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const trades = documentTable<TradeRecord>(sql, "swapdesk_trades", {
-      columns: (trade) => ({
-        account_id: trade.accountId,
-        status: statusOfStage(trade.stage),
-        token_in: trade.tokenIn,
-        token_out: trade.tokenOut,
-        network: trade.network,
-        created_at: trade.createdAt
-      }),
-      mutable: ["status"]
-    })
+    const trades = swapTable<TradeRecord>(sql, "swapdesk_trades", (trade) => statusOfStage(trade.stage))
     return TradeRepository.of({
       insert: trades.save,
       get: (accountId, id) => trades.find(owned(sql, accountId, id)),
@@ -279,17 +290,7 @@ export const OrderRepositorySql = Layer.effect(
   OrderRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const orders = documentTable<OrderRecord>(sql, "swapdesk_orders", {
-      columns: (order) => ({
-        account_id: order.accountId,
-        status: order.status,
-        token_in: order.tokenIn,
-        token_out: order.tokenOut,
-        network: order.network,
-        created_at: order.createdAt
-      }),
-      mutable: ["status"]
-    })
+    const orders = swapTable<OrderRecord>(sql, "swapdesk_orders", (order) => order.status)
     return OrderRepository.of({
       insert: orders.save,
       get: (accountId, id) => orders.find(owned(sql, accountId, id)),
