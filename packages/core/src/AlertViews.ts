@@ -9,7 +9,7 @@ import { AlertCondition, AlertStatus, AlertType } from "./Alert.ts"
 import { PageView, pageView } from "./ListViews.ts"
 import { toIso } from "./MarketClock.ts"
 import type { Page } from "./Page.ts"
-import { IsoDateTime } from "./WireFormats.ts"
+import { IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
 /**
  * Exactly the spec's Alert table. The optional settings of the other types (`multiplier`,
@@ -68,7 +68,7 @@ export const alertCreatedView = (alert: AlertRecord): AlertCreatedView => ({
 /** An alert as lists and single reads show it. */
 export const alertView = (alert: AlertRecord): AlertView => ({
   ...alertCreatedView(alert),
-  triggeredAt: alert.triggeredAt === null ? null : toIso(alert.triggeredAt)
+  triggeredAt: isoOrNull(alert.triggeredAt)
 })
 
 /** A page of alerts as `GET /alerts` answers it. */

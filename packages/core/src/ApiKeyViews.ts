@@ -8,7 +8,7 @@ import type { ApiKeyRecord } from "./ApiKey.ts"
 import { CollectionView, collectionView } from "./ListViews.ts"
 import { toIso } from "./MarketClock.ts"
 import { ApiScope } from "./Scope.ts"
-import { IsoDateTime } from "./WireFormats.ts"
+import { IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
 /** A key in `GET /auth/api-keys`: never the secret or its hash. */
 export const ApiKeyView = Schema.Struct({
@@ -47,8 +47,8 @@ export const apiKeyView = (key: ApiKeyRecord): ApiKeyView => ({
   last4: key.last4,
   scopes: key.scopes,
   createdAt: toIso(key.createdAt),
-  lastUsedAt: key.lastUsedAt === null ? null : toIso(key.lastUsedAt),
-  expiresAt: key.expiresAt === null ? null : toIso(key.expiresAt)
+  lastUsedAt: isoOrNull(key.lastUsedAt),
+  expiresAt: isoOrNull(key.expiresAt)
 })
 
 /** The creation form; `secret` is the whole key, which only this response ever shows. */
@@ -59,7 +59,7 @@ export const apiKeyCreatedView = (key: ApiKeyRecord, secret: string): ApiKeyCrea
   prefix: key.prefix,
   scopes: key.scopes,
   createdAt: toIso(key.createdAt),
-  expiresAt: key.expiresAt === null ? null : toIso(key.expiresAt)
+  expiresAt: isoOrNull(key.expiresAt)
 })
 
 /** `GET /auth/api-keys`: the keys given (the caller passes only unrevoked ones). */

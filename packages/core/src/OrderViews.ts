@@ -11,7 +11,7 @@ import type { OrderRecord } from "./Order.ts"
 import { OrderStatus } from "./Order.ts"
 import type { Page } from "./Page.ts"
 import { tokenOf } from "./Token.ts"
-import { DecimalString, formatUnitRatio, IsoDateTime } from "./WireFormats.ts"
+import { DecimalString, formatUnitRatio, IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
 /** A limit order on the wire (docs/reference/http-api.md#limit-orders). */
 export const OrderView = Schema.Struct({
@@ -60,9 +60,9 @@ export const orderView = (order: OrderRecord): OrderView => {
     signature: order.signature,
     walletAddress: order.walletAddress,
     createdAt: toIso(order.createdAt),
-    expiresAt: order.expiresAt === null ? null : toIso(order.expiresAt),
+    expiresAt: isoOrNull(order.expiresAt),
     tradeId: order.tradeId,
-    closedAt: order.closedAt === null ? null : toIso(order.closedAt)
+    closedAt: isoOrNull(order.closedAt)
   }
 }
 

@@ -14,15 +14,20 @@ import { tokenOf } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"
 import type { Quote } from "./Trades.ts"
-import { DecimalString, IsoDateTime } from "./WireFormats.ts"
+import { DecimalString, IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
-/** `POST /trades` `data`: exactly the spec's eight creation fields. */
-export const TradeCreatedView = Schema.Struct({
+/** What every form of a trade shows first. */
+const tradeFields = {
   id: Schema.String,
   status: TradeStatus,
   tokenIn: Schema.String,
   tokenOut: Schema.String,
-  amountIn: DecimalString,
+  amountIn: DecimalString
+}
+
+/** `POST /trades` `data`: exactly the spec's eight creation fields. */
+export const TradeCreatedView = Schema.Struct({
+  ...tradeFields,
   estimatedAmountOut: DecimalString,
   fee: DecimalString,
   network: Network
@@ -31,11 +36,7 @@ export type TradeCreatedView = typeof TradeCreatedView.Type
 
 /** A `GET /trades` item: the spec's list fields; `amountOut` only when confirmed, `txHash` once broadcast. */
 export const TradeListItemView = Schema.Struct({
-  id: Schema.String,
-  status: TradeStatus,
-  tokenIn: Schema.String,
-  tokenOut: Schema.String,
-  amountIn: DecimalString,
+  ...tradeFields,
   amountOut: Schema.optionalKey(DecimalString),
   fee: DecimalString,
   network: Network,
@@ -55,11 +56,7 @@ export type TradeListView = typeof TradeListView.Type
  * impact belongs to the quote. Keys that exist only in some states are absent until then.
  */
 export const TradeView = Schema.Struct({
-  id: Schema.String,
-  status: TradeStatus,
-  tokenIn: Schema.String,
-  tokenOut: Schema.String,
-  amountIn: DecimalString,
+  ...tradeFields,
   estimatedAmountOut: DecimalString,
   /** Only when confirmed. */
   amountOut: Schema.optionalKey(DecimalString),
@@ -88,13 +85,17 @@ export type TradeView = typeof TradeView.Type
 
 const amountOf = (units: bigint, symbol: string): string => formatAmount(units, tokenOf(symbol).decimals)
 
-/** The creation form of a trade. */
-export const tradeCreatedView = (trade: TradeRecord): TradeCreatedView => ({
+const tradeFieldsOf = (trade: TradeRecord) => ({
   id: trade.id,
   status: statusOfStage(trade.stage),
   tokenIn: trade.tokenIn,
   tokenOut: trade.tokenOut,
-  amountIn: amountOf(trade.amountIn, trade.tokenIn),
+  amountIn: amountOf(trade.amountIn, trade.tokenIn)
+})
+
+/** The creation form of a trade. */
+export const tradeCreatedView = (trade: TradeRecord): TradeCreatedView => ({
+  ...tradeFieldsOf(trade),
   estimatedAmountOut: amountOf(trade.estimatedAmountOut, trade.tokenOut),
   fee: amountOf(trade.fee, trade.tokenOut),
   network: trade.network
@@ -111,17 +112,13 @@ const broadcastTxHash = (trade: TradeRecord) => trade.txHash === null ? {} : { t
 
 /** A trade as `GET /trades` lists it. */
 export const tradeListItemView = (trade: TradeRecord): TradeListItemView => ({
-  id: trade.id,
-  status: statusOfStage(trade.stage),
-  tokenIn: trade.tokenIn,
-  tokenOut: trade.tokenOut,
-  amountIn: amountOf(trade.amountIn, trade.tokenIn),
+  ...tradeFieldsOf(trade),
   ...confirmedAmountOut(trade),
   fee: amountOf(trade.fee, trade.tokenOut),
   network: trade.network,
   ...broadcastTxHash(trade),
   createdAt: toIso(trade.createdAt),
-  confirmedAt: trade.confirmedAt === null ? null : toIso(trade.confirmedAt)
+  confirmedAt: isoOrNull(trade.confirmedAt)
 })
 
 /** A page of trades as `GET /trades` answers it, most recent first as the page was cut. */
@@ -136,11 +133,7 @@ const gasFeeOf = (trade: TradeRecord): bigint =>
 
 /** A trade as `GET /trades/{id}` shows it: every field. */
 export const tradeView = (trade: TradeRecord): TradeView => ({
-  id: trade.id,
-  status: statusOfStage(trade.stage),
-  tokenIn: trade.tokenIn,
-  tokenOut: trade.tokenOut,
-  amountIn: amountOf(trade.amountIn, trade.tokenIn),
+  ...tradeFieldsOf(trade),
   estimatedAmountOut: amountOf(trade.estimatedAmountOut, trade.tokenOut),
   ...confirmedAmountOut(trade),
   fee: amountOf(trade.fee, trade.tokenOut),
@@ -152,7 +145,7 @@ export const tradeView = (trade: TradeRecord): TradeView => ({
   walletAddress: trade.walletAddress,
   createdAt: toIso(trade.createdAt),
   ...(trade.submittedAt === null ? {} : { submittedAt: toIso(trade.submittedAt) }),
-  confirmedAt: trade.confirmedAt === null ? null : toIso(trade.confirmedAt),
+  confirmedAt: isoOrNull(trade.confirmedAt),
   ...(trade.stage === "failed" && trade.failureReason !== null ? { failureReason: trade.failureReason } : {}),
   ...(trade.orderId === null ? {} : { orderId: trade.orderId })
 })

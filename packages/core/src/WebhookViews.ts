@@ -10,48 +10,38 @@ import { toIso } from "./MarketClock.ts"
 import type { Page } from "./Page.ts"
 import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
 import { WebhookDeliveryStatus, WebhookEventType } from "./Webhook.ts"
-import { IsoDateTime } from "./WireFormats.ts"
+import { IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
 /** `GET`/`PUT /account/notifications` `data`: `null` marks a channel that is not configured. */
 export const NotificationSettingsView = NotificationSettings
 export type NotificationSettingsView = typeof NotificationSettingsView.Type
 
+/** What both forms of a webhook show first. */
+const webhookFields = { id: Schema.String, url: Schema.String, events: Schema.Array(WebhookEventType) }
+
 /** A webhook in `GET /webhooks`: never its secret. */
-export const WebhookView = Schema.Struct({
-  id: Schema.String,
-  url: Schema.String,
-  events: Schema.Array(WebhookEventType),
-  createdAt: IsoDateTime
-})
+export const WebhookView = Schema.Struct({ ...webhookFields, createdAt: IsoDateTime })
 export type WebhookView = typeof WebhookView.Type
 
 /** `POST /webhooks` `data`: the one response that carries the signing secret. */
-export const WebhookCreatedView = Schema.Struct({
-  id: Schema.String,
-  url: Schema.String,
-  events: Schema.Array(WebhookEventType),
-  secret: Schema.String,
-  createdAt: IsoDateTime
-})
+export const WebhookCreatedView = Schema.Struct({ ...webhookFields, secret: Schema.String, createdAt: IsoDateTime })
 export type WebhookCreatedView = typeof WebhookCreatedView.Type
 
 /** `GET /webhooks` `data`. */
 export const WebhookListView = CollectionView("webhooks", WebhookView)
 export type WebhookListView = typeof WebhookListView.Type
 
+const webhookFieldsOf = (webhook: WebhookRecord) => ({ id: webhook.id, url: webhook.url, events: webhook.events })
+
 /** A webhook as `GET /webhooks` lists it. */
 export const webhookView = (webhook: WebhookRecord): WebhookView => ({
-  id: webhook.id,
-  url: webhook.url,
-  events: webhook.events,
+  ...webhookFieldsOf(webhook),
   createdAt: toIso(webhook.createdAt)
 })
 
 /** The creation form of a webhook, with its signing secret. */
 export const webhookCreatedView = (webhook: WebhookRecord): WebhookCreatedView => ({
-  id: webhook.id,
-  url: webhook.url,
-  events: webhook.events,
+  ...webhookFieldsOf(webhook),
   secret: webhook.secret,
   createdAt: toIso(webhook.createdAt)
 })
@@ -89,7 +79,7 @@ export const webhookDeliveryView = (delivery: WebhookDeliveryRecord): WebhookDel
   status: delivery.status,
   responseStatus: delivery.responseStatus,
   createdAt: toIso(delivery.createdAt),
-  nextAttemptAt: delivery.nextAttemptAt === null ? null : toIso(delivery.nextAttemptAt)
+  nextAttemptAt: isoOrNull(delivery.nextAttemptAt)
 })
 
 /** A page of a subscription's delivery attempts, newest first. */

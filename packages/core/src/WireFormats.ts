@@ -11,6 +11,7 @@
  * record becomes a response, so the spec's field rules are decided once.
  */
 import { Schema } from "effect"
+import { toIso } from "./MarketClock.ts"
 import { MoneyDecimal } from "./Money.ts"
 
 /** A token amount as the API writes it: plain digits, at most one point, no trailing zeros after it. */
@@ -41,3 +42,6 @@ export const formatUnitRatio = (
     .div(new MoneyDecimal(denominator.toString()).mul(new MoneyDecimal(10).pow(numeratorDecimals)))
   return ratio.toSignificantDigits(20, MoneyDecimal.ROUND_DOWN).toFixed()
 }
+
+/** A time that may not have happened yet (`confirmedAt`, `expiresAt`, …) as the API writes it: `null` until then. */
+export const isoOrNull = (ms: number | null): string | null => ms === null ? null : toIso(ms)
