@@ -52,26 +52,48 @@ const filing = <A extends { readonly createdAt: number; readonly id: string }>(
   rows.set(record.id, record)
 }
 
+/** One condition of a list filter: the index key that files exactly the records meeting it, if any, and its check. */
+interface Condition<A> {
+  readonly key: string | undefined
+  readonly holds: (record: A) => boolean
+}
+
+/** The condition a filter's `value` sets, or none when the filter leaves it out. */
+const when = <V, A>(
+  value: V | undefined,
+  key: (value: V) => string | undefined,
+  holds: (record: A, value: V) => boolean
+): Condition<A> | undefined =>
+  value === undefined ? undefined : { key: key(value), holds: (record) => holds(record, value) }
+
 /**
- * One page of an account's records under a filter of `filters` conditions: read from the
- * narrowest of the index keys the filter names (the account's own key when it names none), each
- * record checked against `keep` unless the key alone is the whole filter.
+ * One page of an account's records meeting every given condition, within `range`: read from the
+ * narrowest index key the conditions name (the account's own key when they name none), each record
+ * checked unless that key alone is the whole filter.
  */
-const filteredPage = <A>(
+const filteredPage = <A extends { readonly accountId: string; readonly createdAt: number }>(
   index: ListIndex,
   rows: ReadonlyMap<string, A>,
   accountId: string,
-  filters: number,
-  keys: ReadonlyArray<string | undefined>,
+  conditions: ReadonlyArray<Condition<A> | undefined>,
   range: TimeRange,
-  keep: (record: A) => boolean,
   page: PageRequest
 ): Page<A> => {
-  const candidates = [{ key: accountId, exact: filters === 0 }]
-  for (const key of keys) if (key !== undefined) candidates.push({ key, exact: filters === 1 })
+  const given = conditions.filter((condition) => condition !== undefined)
+  const candidates = [{ key: accountId, exact: given.length === 0 }]
+  for (const { key } of given) if (key !== undefined) candidates.push({ key, exact: given.length === 1 })
+  const keep = (record: A) =>
+    record.accountId === accountId &&
+    given.every((condition) => condition.holds(record)) &&
+    (range.fromMs === undefined || record.createdAt >= range.fromMs) &&
+    (range.toMs === undefined || record.createdAt <= range.toMs)
   const { items, total } = pageFrom(index, candidates, range, rows, keep, page)
   return { total, limit: page.limit, offset: page.offset, items }
 }
+
+/** Whether a swap (a trade or an order) sells or buys `token`. */
+const swapsToken = (swap: { readonly tokenIn: string; readonly tokenOut: string }, token: string) =>
+  swap.tokenIn === token || swap.tokenOut === token
 
 // Index keys: the account alone, then the account with one filter's value (NUL never appears in either).
 const statusKey = (accountId: string, status: string) => `${accountId}\u0000s\u0000${status}`
@@ -191,26 +213,24 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
         return true
       }),
     list: (accountId, filter, page) =>
-      Effect.sync(() => {
-        return filteredPage(
+      Effect.sync(() =>
+        filteredPage(
           index,
           rows,
           accountId,
-          [filter.status, filter.type, filter.token].filter((f) => f !== undefined).length,
           [
-            filter.status === undefined ? undefined : statusKey(accountId, filter.status),
-            filter.type === undefined ? undefined : typeKey(accountId, filter.type),
-            filter.token === undefined ? undefined : tokenKey(accountId, filter.token)
+            when(filter.status, (status) => statusKey(accountId, status), (a, status) => a.status === status),
+            when(filter.type, (type) => typeKey(accountId, type), (a, type) => a.rule.type === type),
+            when(
+              filter.token,
+              (token) => tokenKey(accountId, token),
+              (a, token) => a.rule.type !== "portfolio" && a.rule.token === token
+            )
           ],
           {},
-          (a) =>
-            a.accountId === accountId &&
-            (filter.status === undefined || a.status === filter.status) &&
-            (filter.type === undefined || a.rule.type === filter.type) &&
-            (filter.token === undefined || (a.rule.type !== "portfolio" && a.rule.token === filter.token)),
           page
         )
-      }),
+      ),
     active: Effect.sync(() => Array.from(activeIds, (id) => rows.get(id)!)),
     countByStatus: (accountId, statuses) =>
       Effect.sync(() =>
@@ -243,29 +263,28 @@ export const memoryTradeRepository = (): TradeRepository["Service"] => {
     getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
     update: (trade) => Effect.sync(() => write(trade)),
     list: (accountId, filter, page) =>
-      Effect.sync(() => {
-        const network = filter.networks?.length === 1 ? filter.networks[0] : undefined
-        return filteredPage(
+      Effect.sync(() =>
+        filteredPage(
           index,
           rows,
           accountId,
-          [filter.token, filter.status, filter.networks].filter((f) => f !== undefined).length,
           [
-            filter.token === undefined ? undefined : tokenKey(accountId, filter.token),
-            filter.status === undefined ? undefined : statusKey(accountId, filter.status),
-            network === undefined ? undefined : networkKey(accountId, network)
+            when(filter.token, (token) => tokenKey(accountId, token), swapsToken),
+            when(
+              filter.status,
+              (status) => statusKey(accountId, status),
+              (t, status) => statusOfStage(t.stage) === status
+            ),
+            when(
+              filter.networks,
+              (networks) => networks.length === 1 ? networkKey(accountId, networks[0]!) : undefined,
+              (t, networks) => networks.includes(t.network)
+            )
           ],
           filter,
-          (t) =>
-            t.accountId === accountId &&
-            (filter.token === undefined || t.tokenIn === filter.token || t.tokenOut === filter.token) &&
-            (filter.status === undefined || statusOfStage(t.stage) === filter.status) &&
-            (filter.networks === undefined || filter.networks.includes(t.network)) &&
-            (filter.fromMs === undefined || t.createdAt >= filter.fromMs) &&
-            (filter.toMs === undefined || t.createdAt <= filter.toMs),
           page
         )
-      }),
+      ),
     history: (accountId) => Effect.sync(() => Array.from(index.oldestFirst(accountId), (id) => rows.get(id)!))
   }
 }
@@ -288,26 +307,20 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
     getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
     update: (order) => Effect.sync(() => write(order)),
     list: (accountId, filter, page) =>
-      Effect.sync(() => {
-        return filteredPage(
+      Effect.sync(() =>
+        filteredPage(
           index,
           rows,
           accountId,
-          [filter.status, filter.token, filter.network].filter((f) => f !== undefined).length,
           [
-            filter.status === undefined ? undefined : statusKey(accountId, filter.status),
-            filter.token === undefined ? undefined : tokenKey(accountId, filter.token),
-            filter.network === undefined ? undefined : networkKey(accountId, filter.network)
+            when(filter.status, (status) => statusKey(accountId, status), (o, status) => o.status === status),
+            when(filter.token, (token) => tokenKey(accountId, token), swapsToken),
+            when(filter.network, (network) => networkKey(accountId, network), (o, network) => o.network === network)
           ],
           {},
-          (o) =>
-            o.accountId === accountId &&
-            (filter.status === undefined || o.status === filter.status) &&
-            (filter.token === undefined || o.tokenIn === filter.token || o.tokenOut === filter.token) &&
-            (filter.network === undefined || o.network === filter.network),
           page
         )
-      }),
+      ),
     open: Effect.sync(() => Array.from(openIds, (id) => rows.get(id)!))
   }
 }
