@@ -37,7 +37,9 @@ import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
 const filing = <A extends { readonly createdAt: number; readonly id: string }>(
   index: ListIndex,
   rows: Map<string, A>,
-  keysOf: (record: A) => ReadonlyArray<string>
+  keysOf: (record: A) => ReadonlyArray<string>,
+  /** The ids of the records in a state the port lists across accounts (active alerts, open orders). */
+  open?: { readonly ids: Set<string>; readonly holds: (record: A) => boolean }
 ) =>
 (record: A): void => {
   const previous = rows.get(record.id)
@@ -50,7 +52,18 @@ const filing = <A extends { readonly createdAt: number; readonly id: string }>(
     for (const key of after) if (!before.includes(key)) index.add(key, record.createdAt, record.id)
   }
   rows.set(record.id, record)
+  if (open === undefined) return
+  if (open.holds(record)) open.ids.add(record.id)
+  else open.ids.delete(record.id)
 }
+
+/** The record with this id, if there is one and it belongs to the account. */
+const ownedBy = <A extends { readonly accountId: string }>(
+  rows: ReadonlyMap<string, A>,
+  accountId: string,
+  id: string
+): Effect.Effect<Option.Option<A>> =>
+  Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((record) => record.accountId === accountId)))
 
 /** One condition of a list filter: the index key that files exactly the records meeting it, if any, and its check. */
 interface Condition<A> {
@@ -192,16 +205,10 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
   // Kept beside the rows so the per-tick monitor never scans disabled or triggered alerts.
   const activeIds = new Set<string>()
   const index = new ListIndex()
-  const file = filing(index, rows, alertKeys)
-  const write = (alert: AlertRecord) => {
-    file(alert)
-    if (alert.status === "active") activeIds.add(alert.id)
-    else activeIds.delete(alert.id)
-  }
+  const write = filing(index, rows, alertKeys, { ids: activeIds, holds: (alert) => alert.status === "active" })
   return {
     insert: (alert) => Effect.sync(() => write(alert)),
-    get: (accountId, id) =>
-      Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((a) => a.accountId === accountId))),
+    get: (accountId, id) => ownedBy(rows, accountId, id),
     update: (alert) => Effect.sync(() => write(alert)),
     remove: (accountId, id) =>
       Effect.sync(() => {
@@ -258,8 +265,7 @@ export const memoryTradeRepository = (): TradeRepository["Service"] => {
   const write = filing(index, rows, tradeKeys)
   return {
     insert: (trade) => Effect.sync(() => write(trade)),
-    get: (accountId, id) =>
-      Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((t) => t.accountId === accountId))),
+    get: (accountId, id) => ownedBy(rows, accountId, id),
     getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
     update: (trade) => Effect.sync(() => write(trade)),
     list: (accountId, filter, page) =>
@@ -294,16 +300,10 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
   const rows = new Map<string, OrderRecord>()
   const openIds = new Set<string>()
   const index = new ListIndex()
-  const file = filing(index, rows, orderKeys)
-  const write = (order: OrderRecord) => {
-    file(order)
-    if (order.status === "pending") openIds.add(order.id)
-    else openIds.delete(order.id)
-  }
+  const write = filing(index, rows, orderKeys, { ids: openIds, holds: (order) => order.status === "pending" })
   return {
     insert: (order) => Effect.sync(() => write(order)),
-    get: (accountId, id) =>
-      Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((o) => o.accountId === accountId))),
+    get: (accountId, id) => ownedBy(rows, accountId, id),
     getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
     update: (order) => Effect.sync(() => write(order)),
     list: (accountId, filter, page) =>
@@ -335,8 +335,7 @@ export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
         rows.set(webhook.id, webhook)
         index.add(webhook.accountId, webhook.createdAt, webhook.id)
       }),
-    get: (accountId, id) =>
-      Effect.sync(() => Option.fromNullishOr(rows.get(id)).pipe(Option.filter((w) => w.accountId === accountId))),
+    get: (accountId, id) => ownedBy(rows, accountId, id),
     remove: (accountId, id) =>
       Effect.sync(() => {
         const webhook = rows.get(id)
