@@ -663,8 +663,10 @@ describe("market, quote and portfolio schemas", () => {
 
 // ---- list answers -------------------------------------------------------------------------------
 
+/** A page of `items` as a repository answers it: two from offset 4 of 7. */
+const page = <A>(items: ReadonlyArray<A>) => ({ total: 7, limit: 2, offset: 4, items })
+
 describe("list answers", () => {
-  const page = <A>(items: ReadonlyArray<A>) => ({ total: 7, limit: 2, offset: 4, items })
   // Each page answer: its schema, the function that builds it, a page of records and the key its items sit under.
   const pages = [
     { key: "alerts", schema: AlertListView, view: () => alertListView(page([makeAlert(), makeAlert()])) },
