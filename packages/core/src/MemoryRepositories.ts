@@ -57,6 +57,20 @@ const filing = <A extends { readonly createdAt: number; readonly id: string }>(
   else open.ids.delete(record.id)
 }
 
+/** The writes and the account-scoped read that every kind of account record shares. */
+const recordsOf = <A extends { readonly accountId: string }>(
+  rows: ReadonlyMap<string, A>,
+  write: (record: A) => void
+) => ({
+  insert: (record: A) => Effect.sync(() => write(record)),
+  get: (accountId: string, id: string) => ownedBy(rows, accountId, id),
+  update: (record: A) => Effect.sync(() => write(record))
+})
+
+/** The record with this id, whoever owns it. */
+const byId = <A>(rows: ReadonlyMap<string, A>) => (id: string): Effect.Effect<Option.Option<A>> =>
+  Effect.sync(() => Option.fromNullishOr(rows.get(id)))
+
 /** The record with this id, if there is one and it belongs to the account. */
 const ownedBy = <A extends { readonly accountId: string }>(
   rows: ReadonlyMap<string, A>,
@@ -207,9 +221,7 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
   const index = new ListIndex()
   const write = filing(index, rows, alertKeys, { ids: activeIds, holds: (alert) => alert.status === "active" })
   return {
-    insert: (alert) => Effect.sync(() => write(alert)),
-    get: (accountId, id) => ownedBy(rows, accountId, id),
-    update: (alert) => Effect.sync(() => write(alert)),
+    ...recordsOf(rows, write),
     remove: (accountId, id) =>
       Effect.sync(() => {
         const alert = rows.get(id)
@@ -264,10 +276,8 @@ export const memoryTradeRepository = (): TradeRepository["Service"] => {
   const index = new ListIndex()
   const write = filing(index, rows, tradeKeys)
   return {
-    insert: (trade) => Effect.sync(() => write(trade)),
-    get: (accountId, id) => ownedBy(rows, accountId, id),
-    getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
-    update: (trade) => Effect.sync(() => write(trade)),
+    ...recordsOf(rows, write),
+    getById: byId(rows),
     list: (accountId, filter, page) =>
       Effect.sync(() =>
         filteredPage(
@@ -302,10 +312,8 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
   const index = new ListIndex()
   const write = filing(index, rows, orderKeys, { ids: openIds, holds: (order) => order.status === "pending" })
   return {
-    insert: (order) => Effect.sync(() => write(order)),
-    get: (accountId, id) => ownedBy(rows, accountId, id),
-    getById: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
-    update: (order) => Effect.sync(() => write(order)),
+    ...recordsOf(rows, write),
+    getById: byId(rows),
     list: (accountId, filter, page) =>
       Effect.sync(() =>
         filteredPage(
