@@ -94,29 +94,32 @@ const when = <V, A>(
   value === undefined ? undefined : { key: key(value), holds: (record) => holds(record, value) }
 
 /**
- * One page of an account's records meeting every given condition, within `range`: read from the
+ * The list of `rows` filed in `index`: one page of an account's records meeting every given condition, within `range`, read from the
  * narrowest index key the conditions name (the account's own key when they name none), each record
  * checked unless that key alone is the whole filter.
  */
-const filteredPage = <A extends { readonly accountId: string; readonly createdAt: number }>(
+const filteredPages = <A extends { readonly accountId: string; readonly createdAt: number }>(
   index: ListIndex,
-  rows: ReadonlyMap<string, A>,
+  rows: ReadonlyMap<string, A>
+) =>
+(
   accountId: string,
   conditions: ReadonlyArray<Condition<A> | undefined>,
   range: TimeRange,
   page: PageRequest
-): Page<A> => {
-  const given = conditions.filter((condition) => condition !== undefined)
-  const candidates = [{ key: accountId, exact: given.length === 0 }]
-  for (const { key } of given) if (key !== undefined) candidates.push({ key, exact: given.length === 1 })
-  const keep = (record: A) =>
-    record.accountId === accountId &&
-    given.every((condition) => condition.holds(record)) &&
-    (range.fromMs === undefined || record.createdAt >= range.fromMs) &&
-    (range.toMs === undefined || record.createdAt <= range.toMs)
-  const { items, total } = pageFrom(index, candidates, range, rows, keep, page)
-  return { total, limit: page.limit, offset: page.offset, items }
-}
+): Effect.Effect<Page<A>> =>
+  Effect.sync(() => {
+    const given = conditions.filter((condition) => condition !== undefined)
+    const candidates = [{ key: accountId, exact: given.length === 0 }]
+    for (const { key } of given) if (key !== undefined) candidates.push({ key, exact: given.length === 1 })
+    const keep = (record: A) =>
+      record.accountId === accountId &&
+      given.every((condition) => condition.holds(record)) &&
+      (range.fromMs === undefined || record.createdAt >= range.fromMs) &&
+      (range.toMs === undefined || record.createdAt <= range.toMs)
+    const { items, total } = pageFrom(index, candidates, range, rows, keep, page)
+    return { total, limit: page.limit, offset: page.offset, items }
+  })
 
 /** Whether a swap (a trade or an order) sells or buys `token`. */
 const swapsToken = (swap: { readonly tokenIn: string; readonly tokenOut: string }, token: string) =>
@@ -220,6 +223,7 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
   const activeIds = new Set<string>()
   const index = new ListIndex()
   const write = filing(index, rows, alertKeys, { ids: activeIds, holds: (alert) => alert.status === "active" })
+  const listPage = filteredPages(index, rows)
   return {
     ...recordsOf(rows, write),
     remove: (accountId, id) =>
@@ -232,23 +236,19 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
         return true
       }),
     list: (accountId, filter, page) =>
-      Effect.sync(() =>
-        filteredPage(
-          index,
-          rows,
-          accountId,
-          [
-            when(filter.status, (status) => statusKey(accountId, status), (a, status) => a.status === status),
-            when(filter.type, (type) => typeKey(accountId, type), (a, type) => a.rule.type === type),
-            when(
-              filter.token,
-              (token) => tokenKey(accountId, token),
-              (a, token) => a.rule.type !== "portfolio" && a.rule.token === token
-            )
-          ],
-          {},
-          page
-        )
+      listPage(
+        accountId,
+        [
+          when(filter.status, (status) => statusKey(accountId, status), (a, status) => a.status === status),
+          when(filter.type, (type) => typeKey(accountId, type), (a, type) => a.rule.type === type),
+          when(
+            filter.token,
+            (token) => tokenKey(accountId, token),
+            (a, token) => a.rule.type !== "portfolio" && a.rule.token === token
+          )
+        ],
+        {},
+        page
       ),
     active: Effect.sync(() => Array.from(activeIds, (id) => rows.get(id)!)),
     countByStatus: (accountId, statuses) =>
@@ -275,31 +275,28 @@ export const memoryTradeRepository = (): TradeRepository["Service"] => {
   const rows = new Map<string, TradeRecord>()
   const index = new ListIndex()
   const write = filing(index, rows, tradeKeys)
+  const listPage = filteredPages(index, rows)
   return {
     ...recordsOf(rows, write),
     getById: byId(rows),
     list: (accountId, filter, page) =>
-      Effect.sync(() =>
-        filteredPage(
-          index,
-          rows,
-          accountId,
-          [
-            when(filter.token, (token) => tokenKey(accountId, token), swapsToken),
-            when(
-              filter.status,
-              (status) => statusKey(accountId, status),
-              (t, status) => statusOfStage(t.stage) === status
-            ),
-            when(
-              filter.networks,
-              (networks) => networks.length === 1 ? networkKey(accountId, networks[0]!) : undefined,
-              (t, networks) => networks.includes(t.network)
-            )
-          ],
-          filter,
-          page
-        )
+      listPage(
+        accountId,
+        [
+          when(filter.token, (token) => tokenKey(accountId, token), swapsToken),
+          when(
+            filter.status,
+            (status) => statusKey(accountId, status),
+            (t, status) => statusOfStage(t.stage) === status
+          ),
+          when(
+            filter.networks,
+            (networks) => networks.length === 1 ? networkKey(accountId, networks[0]!) : undefined,
+            (t, networks) => networks.includes(t.network)
+          )
+        ],
+        filter,
+        page
       ),
     history: (accountId) => Effect.sync(() => Array.from(index.oldestFirst(accountId), (id) => rows.get(id)!))
   }
@@ -311,23 +308,20 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
   const openIds = new Set<string>()
   const index = new ListIndex()
   const write = filing(index, rows, orderKeys, { ids: openIds, holds: (order) => order.status === "pending" })
+  const listPage = filteredPages(index, rows)
   return {
     ...recordsOf(rows, write),
     getById: byId(rows),
     list: (accountId, filter, page) =>
-      Effect.sync(() =>
-        filteredPage(
-          index,
-          rows,
-          accountId,
-          [
-            when(filter.status, (status) => statusKey(accountId, status), (o, status) => o.status === status),
-            when(filter.token, (token) => tokenKey(accountId, token), swapsToken),
-            when(filter.network, (network) => networkKey(accountId, network), (o, network) => o.network === network)
-          ],
-          {},
-          page
-        )
+      listPage(
+        accountId,
+        [
+          when(filter.status, (status) => statusKey(accountId, status), (o, status) => o.status === status),
+          when(filter.token, (token) => tokenKey(accountId, token), swapsToken),
+          when(filter.network, (network) => networkKey(accountId, network), (o, network) => o.network === network)
+        ],
+        {},
+        page
       ),
     open: Effect.sync(() => Array.from(openIds, (id) => rows.get(id)!))
   }
