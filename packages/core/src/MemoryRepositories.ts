@@ -94,9 +94,9 @@ const when = <V, A>(
   value === undefined ? undefined : { key: key(value), holds: (record) => holds(record, value) }
 
 /**
- * The list of `rows` filed in `index`: one page of an account's records meeting every given condition, within `range`, read from the
- * narrowest index key the conditions name (the account's own key when they name none), each record
- * checked unless that key alone is the whole filter.
+ * The list of `rows` filed in `index`: one page of an account's records meeting every given
+ * condition, within `range`, read from the narrowest index key the conditions name (the account's
+ * own key when they name none), each record checked unless that key alone is the whole filter.
  */
 const filteredPages = <A extends { readonly accountId: string; readonly createdAt: number }>(
   index: ListIndex,
