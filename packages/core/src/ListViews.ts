@@ -24,28 +24,26 @@ export const PageView = <const Key extends string, Item extends Schema.Top>(key:
 export const CollectionView = <const Key extends string, Item extends Schema.Top>(key: Key, item: Item) =>
   Schema.Struct({ total: Count, ...itemsField(key, item) })
 
-/** The items of a built list answer under the resource's key. */
-type Items<Key extends string, V> = { readonly [K in Key]: ReadonlyArray<V> }
+/** A page answer as built: the pagination, then the items under the resource's key. */
+type BuiltPage<Key extends string, V> =
+  & { readonly total: number; readonly limit: number; readonly offset: number }
+  & { readonly [K in Key]: ReadonlyArray<V> }
+
+/** A collection answer as built: the count, then the items under the resource's key. */
+type BuiltCollection<Key extends string, V> = { readonly total: number } & { readonly [K in Key]: ReadonlyArray<V> }
 
 /** A page of records as its list answer shows it, each item through `view`. */
-export const pageView = <const Key extends string, A, V>(key: Key, view: (record: A) => V) =>
-(
-  page: Page<A>
-): { readonly total: number; readonly limit: number; readonly offset: number } & Items<Key, V> =>
-  ({
-    total: page.total,
-    limit: page.limit,
-    offset: page.offset,
-    [key]: page.items.map((record) => view(record))
-  }) as { readonly total: number; readonly limit: number; readonly offset: number } & Items<Key, V>
+export const pageView =
+  <const Key extends string, A, V>(key: Key, view: (record: A) => V) => (page: Page<A>): BuiltPage<Key, V> =>
+    ({
+      total: page.total,
+      limit: page.limit,
+      offset: page.offset,
+      [key]: page.items.map((record) => view(record))
+    }) as BuiltPage<Key, V>
 
 /** A whole collection of records as its list answer shows it, each item through `view`. */
 export const collectionView =
   <const Key extends string, A, V>(key: Key, view: (record: A) => V) =>
-  (records: ReadonlyArray<A>): { readonly total: number } & Items<Key, V> =>
-    ({ total: records.length, [key]: records.map((record) => view(record)) }) as
-      & { readonly total: number }
-      & Items<
-        Key,
-        V
-      >
+  (records: ReadonlyArray<A>): BuiltCollection<Key, V> =>
+    ({ total: records.length, [key]: records.map((record) => view(record)) }) as BuiltCollection<Key, V>
