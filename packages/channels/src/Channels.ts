@@ -16,13 +16,16 @@ import { makeTelegramChannel } from "./TelegramChannel.ts"
 /** A channel setting the server cannot start with. */
 export class InvalidChannelSetting extends Data.TaggedError("InvalidChannelSetting")<{ readonly message: string }> {}
 
+/** A text setting, `fallback` when it is absent. */
+const setting = (name: string, fallback = "") => Config.String(name).pipe(Config.withDefault(fallback))
+
 const settings = Config.all({
-  smtpUrl: Config.String("SMTP_URL").pipe(Config.withDefault("")),
-  emailFrom: Config.String("EMAIL_FROM").pipe(Config.withDefault("alerts@swapdesk.local")),
-  telegramBotToken: Config.String("TELEGRAM_BOT_TOKEN").pipe(Config.withDefault("")),
-  telegramApiUrl: Config.String("TELEGRAM_API_URL").pipe(Config.withDefault("https://api.telegram.org")),
-  fcmServiceAccount: Config.String("FCM_SERVICE_ACCOUNT").pipe(Config.withDefault("")),
-  fcmApiUrl: Config.String("FCM_API_URL").pipe(Config.withDefault("https://fcm.googleapis.com"))
+  smtpUrl: setting("SMTP_URL"),
+  emailFrom: setting("EMAIL_FROM", "alerts@swapdesk.local"),
+  telegramBotToken: setting("TELEGRAM_BOT_TOKEN"),
+  telegramApiUrl: setting("TELEGRAM_API_URL", "https://api.telegram.org"),
+  fcmServiceAccount: setting("FCM_SERVICE_ACCOUNT"),
+  fcmApiUrl: setting("FCM_API_URL", "https://fcm.googleapis.com")
 })
 
 const requireUrl = (name: string, value: string, protocols: ReadonlyArray<string>) => {

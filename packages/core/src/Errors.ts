@@ -14,78 +14,52 @@ export interface CatalogueEntry {
   readonly transient: boolean
 }
 
+/** A code whose request fails the same way however often it is retried. */
+const permanent = <const Status extends number>(status: Status, meaning: string) =>
+  ({ status, meaning, transient: false }) as const
+
+/** A code whose request may succeed if it is retried later. */
+const transient = <const Status extends number>(status: Status, meaning: string) =>
+  ({ status, meaning, transient: true }) as const
+
 /** Every public error code, its HTTP status and meaning. Codes never change between API versions. */
 export const errorCatalogue = {
-  UNAUTHORIZED: { status: 401, meaning: "missing, malformed, unknown, revoked or expired API key", transient: false },
-  INSUFFICIENT_SCOPE: { status: 403, meaning: "the API key lacks the scope the operation needs", transient: false },
-  VALIDATION_ERROR: { status: 400, meaning: "a request field breaks a schema or rule; see details", transient: false },
-  MALFORMED_JSON: { status: 400, meaning: "the request body is not valid JSON", transient: false },
-  INVALID_TOKEN: {
-    status: 400,
-    meaning: "the token symbol or address is not supported (on that network, when one is given)",
-    transient: false
-  },
-  RANGE_TOO_LARGE: { status: 400, meaning: "a chart request spans more than 1500 candles", transient: false },
-  WALLET_NOT_CONNECTED: { status: 422, meaning: "no connected wallet on the trade's network", transient: false },
-  INSUFFICIENT_BALANCE: {
-    status: 422,
-    meaning: "the wallet's free (unreserved) balance is below the amount",
-    transient: false
-  },
-  CHANNEL_NOT_CONFIGURED: {
-    status: 422,
-    meaning: "the alert's channel is not set in the notification settings",
-    transient: false
-  },
-  CHANNEL_IN_USE: { status: 409, meaning: "removing a channel that active or triggered alerts use", transient: false },
-  ALERT_LIMIT_EXCEEDED: {
-    status: 403,
-    meaning: "the Free plan already has 5 alerts that are active or triggered",
-    transient: false
-  },
-  API_KEY_LIMIT_EXCEEDED: {
-    status: 403,
-    meaning: "the account already has 20 unrevoked, unexpired API keys",
-    transient: false
-  },
-  ALERT_NOT_FOUND: { status: 404, meaning: "no alert with that id in this account", transient: false },
-  TRADE_NOT_FOUND: { status: 404, meaning: "no trade with that id in this account", transient: false },
-  ORDER_NOT_FOUND: { status: 404, meaning: "no limit order with that id in this account", transient: false },
-  API_KEY_NOT_FOUND: { status: 404, meaning: "no API key with that id in this account", transient: false },
-  WEBHOOK_NOT_FOUND: { status: 404, meaning: "no webhook with that id in this account", transient: false },
-  ORDER_NOT_CANCELLABLE: { status: 409, meaning: "the limit order is no longer open", transient: false },
-  TRADE_NOT_AWAITING_APPROVAL: {
-    status: 409,
-    meaning: "simulator: the trade is not waiting for its wallet's approval",
-    transient: false
-  },
-  CLOCK_NOT_MANUAL: {
-    status: 409,
-    meaning: "simulator: the market clock runs in realtime mode and cannot be advanced by hand",
-    transient: false
-  },
-  PRICE_FROM_HISTORY: {
-    status: 409,
-    meaning: "simulator: the token's price is replayed from a file of real candles and cannot be set",
-    transient: false
-  },
-  IDEMPOTENCY_CONFLICT: {
-    status: 409,
-    meaning: "the Idempotency-Key was used with another body, or its first request is still in flight",
-    transient: true
-  },
-  RATE_LIMITED: { status: 429, meaning: "too many requests; wait for Retry-After seconds", transient: true },
-  NOT_FOUND: { status: 404, meaning: "no such route", transient: false },
-  METHOD_NOT_ALLOWED: { status: 405, meaning: "the route exists but not for this method", transient: false },
-  PAYLOAD_TOO_LARGE: { status: 413, meaning: "the request body is over 64 KiB", transient: false },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: "the request body is not application/json", transient: false },
-  EXPECTATION_FAILED: {
-    status: 417,
-    meaning: "the request's Expect header asks for what the server does not do",
-    transient: false
-  },
-  REQUEST_TIMEOUT: { status: 408, meaning: "the request did not arrive in full in time", transient: true },
-  INTERNAL_ERROR: { status: 500, meaning: "an unexpected failure; nothing internal is disclosed", transient: true }
+  UNAUTHORIZED: permanent(401, "missing, malformed, unknown, revoked or expired API key"),
+  INSUFFICIENT_SCOPE: permanent(403, "the API key lacks the scope the operation needs"),
+  VALIDATION_ERROR: permanent(400, "a request field breaks a schema or rule; see details"),
+  MALFORMED_JSON: permanent(400, "the request body is not valid JSON"),
+  INVALID_TOKEN: permanent(400, "the token symbol or address is not supported (on that network, when one is given)"),
+  RANGE_TOO_LARGE: permanent(400, "a chart request spans more than 1500 candles"),
+  WALLET_NOT_CONNECTED: permanent(422, "no connected wallet on the trade's network"),
+  INSUFFICIENT_BALANCE: permanent(422, "the wallet's free (unreserved) balance is below the amount"),
+  CHANNEL_NOT_CONFIGURED: permanent(422, "the alert's channel is not set in the notification settings"),
+  CHANNEL_IN_USE: permanent(409, "removing a channel that active or triggered alerts use"),
+  ALERT_LIMIT_EXCEEDED: permanent(403, "the Free plan already has 5 alerts that are active or triggered"),
+  API_KEY_LIMIT_EXCEEDED: permanent(403, "the account already has 20 unrevoked, unexpired API keys"),
+  ALERT_NOT_FOUND: permanent(404, "no alert with that id in this account"),
+  TRADE_NOT_FOUND: permanent(404, "no trade with that id in this account"),
+  ORDER_NOT_FOUND: permanent(404, "no limit order with that id in this account"),
+  API_KEY_NOT_FOUND: permanent(404, "no API key with that id in this account"),
+  WEBHOOK_NOT_FOUND: permanent(404, "no webhook with that id in this account"),
+  ORDER_NOT_CANCELLABLE: permanent(409, "the limit order is no longer open"),
+  TRADE_NOT_AWAITING_APPROVAL: permanent(409, "simulator: the trade is not waiting for its wallet's approval"),
+  CLOCK_NOT_MANUAL: permanent(409, "simulator: the market clock runs in realtime mode and cannot be advanced by hand"),
+  PRICE_FROM_HISTORY: permanent(
+    409,
+    "simulator: the token's price is replayed from a file of real candles and cannot be set"
+  ),
+  IDEMPOTENCY_CONFLICT: transient(
+    409,
+    "the Idempotency-Key was used with another body, or its first request is still in flight"
+  ),
+  RATE_LIMITED: transient(429, "too many requests; wait for Retry-After seconds"),
+  NOT_FOUND: permanent(404, "no such route"),
+  METHOD_NOT_ALLOWED: permanent(405, "the route exists but not for this method"),
+  PAYLOAD_TOO_LARGE: permanent(413, "the request body is over 64 KiB"),
+  UNSUPPORTED_MEDIA_TYPE: permanent(415, "the request body is not application/json"),
+  EXPECTATION_FAILED: permanent(417, "the request's Expect header asks for what the server does not do"),
+  REQUEST_TIMEOUT: transient(408, "the request did not arrive in full in time"),
+  INTERNAL_ERROR: transient(500, "an unexpected failure; nothing internal is disclosed")
 } as const satisfies Record<string, CatalogueEntry>
 
 export type ErrorCode = keyof typeof errorCatalogue

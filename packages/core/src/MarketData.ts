@@ -9,6 +9,7 @@ import { invalid, type InvalidToken, RangeTooLarge, type ValidationFailed } from
 import { CHART_DEFAULT_SPAN_MS, MINUTE_HISTORY_MS } from "./Limits.ts"
 import { type Currency, type MarketStats, type Timeframe, timeframeMs } from "./Market.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
+import type { ChartView, MarketDataView, TrendingView } from "./MarketViews.ts"
 import { MoneyDecimal } from "./Money.ts"
 import type { Network } from "./Network.ts"
 import { PriceFeed } from "./PriceFeed.ts"
@@ -21,49 +22,14 @@ import {
 } from "./Requests.ts"
 import { resolveToken, type Token } from "./Token.ts"
 
-export interface MarketSnapshot {
-  readonly token: string
-  readonly price: number
-  readonly currency: Currency
-  readonly change24h: number
-  readonly volume24h: number
-  readonly marketCap: number
-  /** Only for callers with the `read` scope. */
-  readonly extended?: {
-    readonly volumeByNetwork: Readonly<Partial<Record<Network, number>>>
-    readonly buyVolume24h: number
-    readonly sellVolume24h: number
-    readonly holders: { readonly count: number; readonly top10Percent: number }
-    readonly whaleActivity: { readonly transactions24h: number; readonly netFlow24h: number }
-  }
-}
+/** The market data record a `GET /market-data` answers: its wire shape (`MarketViews`). */
+export type MarketSnapshot = MarketDataView
 
-export interface Chart {
-  readonly token: string
-  readonly timeframe: Timeframe
-  readonly currency: Currency
-  readonly candles: ReadonlyArray<{
-    readonly timestamp: string
-    readonly open: number
-    readonly high: number
-    readonly low: number
-    readonly close: number
-    readonly volume: number
-  }>
-}
+/** The candles a `GET /market-data/chart` answers: its wire shape (`MarketViews`). */
+export type Chart = ChartView
 
-export interface Trending {
-  readonly network: Network | "all"
-  readonly updatedAt: string
-  readonly tokens: ReadonlyArray<{
-    readonly rank: number
-    readonly token: string
-    readonly price: number
-    readonly change24h: number
-    readonly volume24h: number
-    readonly network: Network
-  }>
-}
+/** The ranking a `GET /market-data/trending` answers: its wire shape (`MarketViews`). */
+export type Trending = TrendingView
 
 const HOUR_MS = 3_600_000
 const DAY_MS = 86_400_000

@@ -28,6 +28,7 @@ import { isOpen, limitPriceOf, type OrderRecord } from "./Order.ts"
 import { OrderIndex } from "./OrderIndex.ts"
 import { applyOrderEvent, cancelOrder, OrderEvent } from "./OrderMachine.ts"
 import { OrderSigner, type OrderTerms } from "./OrderSigning.ts"
+import { orderView } from "./OrderViews.ts"
 import type { Page } from "./Page.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { OrderRepository } from "./Repositories.ts"
@@ -35,7 +36,6 @@ import { type CreateOrderBody, type ListOrdersQuery, pageLimits } from "./Reques
 import { resolveToken } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { Trades } from "./Trades.ts"
-import { orderView } from "./Views.ts"
 import { Wallets } from "./Wallets.ts"
 
 /** What placing an order can fail with, each a client's fact with its public code. */

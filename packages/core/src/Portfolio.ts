@@ -24,11 +24,11 @@ import type { Timeframe } from "./Market.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { formatAmount, MoneyDecimal, unitsToDecimal } from "./Money.ts"
 import { nativeTokenOf, type Network } from "./Network.ts"
+import type { PortfolioView } from "./PortfolioViews.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { TradeRepository } from "./Repositories.ts"
 import type { PortfolioQuery, PortfolioRange } from "./Requests.ts"
 import { tokenOf } from "./Token.ts"
-import type { PortfolioView } from "./Views.ts"
 import { Wallets } from "./Wallets.ts"
 
 const MINUTE_MS = 60_000

@@ -128,6 +128,9 @@ const Limit = queryInteger(1, pageLimits.maxLimit, /^([1-9][0-9]?|100)$/)
 /** Up to 15 digits are documented; larger offsets up to `Number.MAX_SAFE_INTEGER` are accepted too. */
 const Offset = queryInteger(0, Number.MAX_SAFE_INTEGER, /^(0|[1-9][0-9]{0,14})$/)
 
+/** The pagination every list query ends with. */
+const pageQuery = { limit: Schema.optionalKey(Limit), offset: Schema.optionalKey(Offset) }
+
 // ---- trades and quotes --------------------------------------------------------------------------
 
 export const CreateTradeBody = Schema.Struct({
@@ -160,8 +163,7 @@ export const ListTradesQuery = Schema.Struct({
   network: Schema.optionalKey(Network),
   from: Schema.optionalKey(IsoTimestamp),
   to: Schema.optionalKey(IsoTimestamp),
-  limit: Schema.optionalKey(Limit),
-  offset: Schema.optionalKey(Offset)
+  ...pageQuery
 })
 export type ListTradesQuery = typeof ListTradesQuery.Type
 
@@ -192,8 +194,7 @@ export const ListAlertsQuery = Schema.Struct({
   status: Schema.optionalKey(AlertStatus),
   type: Schema.optionalKey(AlertType),
   token: Schema.optionalKey(TokenReference),
-  limit: Schema.optionalKey(Limit),
-  offset: Schema.optionalKey(Offset)
+  ...pageQuery
 })
 export type ListAlertsQuery = typeof ListAlertsQuery.Type
 
@@ -326,8 +327,5 @@ export const CreateWebhookBody = Schema.Struct({
 })
 export type CreateWebhookBody = typeof CreateWebhookBody.Type
 
-export const ListDeliveriesQuery = Schema.Struct({
-  limit: Schema.optionalKey(Limit),
-  offset: Schema.optionalKey(Offset)
-})
+export const ListDeliveriesQuery = Schema.Struct(pageQuery)
 export type ListDeliveriesQuery = typeof ListDeliveriesQuery.Type

@@ -41,6 +41,15 @@ import { Wallets } from "./Wallets.ts"
 /** How long a quote is indicative for. */
 export const QUOTE_VALIDITY_MS = 30_000
 
+/** What a new trade has not done yet: it has no transaction, no output and no gas paid. */
+const notYetBroadcast = {
+  txHash: null,
+  submittedAt: null,
+  confirmedAt: null,
+  amountOut: null,
+  gasFee: null
+} as const
+
 export interface Quote {
   readonly tokenIn: Token
   readonly tokenOut: Token
@@ -186,11 +195,7 @@ export class Trades extends Context.Service<Trades, {
             slippage: swap.slippage,
             walletAddress: wallet.address,
             createdAt: yield* clock.now,
-            txHash: null,
-            submittedAt: null,
-            confirmedAt: null,
-            amountOut: null,
-            gasFee: null,
+            ...notYetBroadcast,
             estimatedGasFee: chainQuote.gasFee,
             failureReason: null,
             orderId: null
@@ -237,11 +242,7 @@ export class Trades extends Context.Service<Trades, {
             slippage,
             walletAddress: order.walletAddress,
             createdAt: yield* clock.now,
-            txHash: null,
-            submittedAt: null,
-            confirmedAt: null,
-            amountOut: null,
-            gasFee: null,
+            ...notYetBroadcast,
             estimatedGasFee: chainQuote.gasFee,
             failureReason: null,
             orderId: order.id

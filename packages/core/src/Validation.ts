@@ -31,23 +31,23 @@ export const validationIssuesOf = (issue: SchemaIssue.Issue): ReadonlyArray<Vali
     message: item.message
   }))
 
-/**
- * Decodes a request body with `schema`, strictly: every problem, an unknown field included, becomes
- * one detail of `ValidationFailed`.
- */
-export const decodeRequest = <S extends RequestSchema>(schema: S) => {
+/** How a request's parts are decoded: strictly, or as query strings are. */
+type DecodeOptions = typeof strictParseOptions | typeof queryParseOptions
+
+/** A decoder with `options` that fails with `ValidationFailed`, every problem one of its details. */
+const effectDecoder = (options: DecodeOptions) => <S extends RequestSchema>(schema: S) => {
   const decode = Schema.decodeUnknownEffect(schema)
   return (input: unknown): Effect.Effect<S["Type"], ValidationFailed> =>
-    decode(input, strictParseOptions).pipe(
+    decode(input, options).pipe(
       Effect.mapError((error) => new ValidationFailed({ details: validationIssuesOf(error.issue) }))
     )
 }
 
-/** `decodeRequest` without an Effect: the decoded value, or every issue found. */
-export const decodeRequestResult = <S extends RequestSchema>(schema: S) => {
+/** A decoder with `options` without an Effect: the decoded value, or every issue found. */
+const resultDecoder = (options: DecodeOptions) => <S extends RequestSchema>(schema: S) => {
   const decode = Schema.decodeUnknownResult(schema)
   return (input: unknown): Result.Result<S["Type"], ReadonlyArray<ValidationIssue>> =>
-    Result.mapError(decode(input, strictParseOptions), (error) => validationIssuesOf(error.issue))
+    Result.mapError(decode(input, options), (error) => validationIssuesOf(error.issue))
 }
 
 /**
@@ -57,21 +57,20 @@ export const decodeRequestResult = <S extends RequestSchema>(schema: S) => {
  */
 export const queryParseOptions = { errors: "all", onExcessProperty: "ignore" } as const
 
+/**
+ * Decodes a request body with `schema`, strictly: every problem, an unknown field included, becomes
+ * one detail of `ValidationFailed`.
+ */
+export const decodeRequest = effectDecoder(strictParseOptions)
+
+/** `decodeRequest` without an Effect: the decoded value, or every issue found. */
+export const decodeRequestResult = resultDecoder(strictParseOptions)
+
 /** Decodes a query-parameter record: every problem becomes one detail; unknown parameters are dropped. */
-export const decodeQuery = <S extends RequestSchema>(schema: S) => {
-  const decode = Schema.decodeUnknownEffect(schema)
-  return (input: unknown): Effect.Effect<S["Type"], ValidationFailed> =>
-    decode(input, queryParseOptions).pipe(
-      Effect.mapError((error) => new ValidationFailed({ details: validationIssuesOf(error.issue) }))
-    )
-}
+export const decodeQuery = effectDecoder(queryParseOptions)
 
 /** `decodeQuery` without an Effect. */
-export const decodeQueryResult = <S extends RequestSchema>(schema: S) => {
-  const decode = Schema.decodeUnknownResult(schema)
-  return (input: unknown): Result.Result<S["Type"], ReadonlyArray<ValidationIssue>> =>
-    Result.mapError(decode(input, queryParseOptions), (error) => validationIssuesOf(error.issue))
-}
+export const decodeQueryResult = resultDecoder(queryParseOptions)
 
 /**
  * A decimal string parsed into base units of a token with `decimals`, or the validation issue at

@@ -16,7 +16,7 @@ import { IdGenerator, idPrefixes } from "./Ids.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { MarketTimer } from "./MarketTimer.ts"
 import { TradeRepository, WebhookDeliveryRepository, WebhookRepository } from "./Repositories.ts"
-import { tradeView } from "./Views.ts"
+import { tradeView } from "./TradeViews.ts"
 import { type WebhookEventType, webhookEventTypes, type WebhookRecord } from "./Webhook.ts"
 import { WebhookTransport } from "./WebhookTransport.ts"
 

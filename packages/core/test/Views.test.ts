@@ -6,49 +6,56 @@ import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { Result, Schema } from "effect"
 import type { AlertRecord } from "../src/Alert.ts"
-import type { ApiKeyRecord } from "../src/ApiKey.ts"
-import { parseAmount, swapOutcome } from "../src/Money.ts"
-import { nativeTokenOf, type Network, networks } from "../src/Network.ts"
-import { type Token, tokenOf, tokens } from "../src/Token.ts"
-import type { TradeRecord, TradeStage } from "../src/Trade.ts"
-import { strictParseOptions } from "../src/Validation.ts"
 import {
   AlertCreatedView,
   alertCreatedView,
   AlertListView,
   alertListView,
   AlertView,
-  alertView,
+  alertView
+} from "../src/AlertViews.ts"
+import type { ApiKeyRecord } from "../src/ApiKey.ts"
+import {
   ApiKeyCreatedView,
   apiKeyCreatedView,
+  ApiKeyListView,
   apiKeyListView,
   ApiKeyView,
-  apiKeyView,
-  ChartView,
-  formatUnitRatio,
-  MarketDataView,
-  NotificationSettingsView,
-  OrderListView,
-  orderListView,
-  OrderView,
-  orderView,
-  PortfolioView,
+  apiKeyView
+} from "../src/ApiKeyViews.ts"
+import { ChartView, MarketDataView, TrendingView } from "../src/MarketViews.ts"
+import { parseAmount, swapOutcome } from "../src/Money.ts"
+import { nativeTokenOf, type Network, networks } from "../src/Network.ts"
+import { OrderListView, orderListView, OrderView, orderView } from "../src/OrderViews.ts"
+import { PortfolioView } from "../src/PortfolioViews.ts"
+import { type Token, tokenOf, tokens } from "../src/Token.ts"
+import type { TradeRecord, TradeStage } from "../src/Trade.ts"
+import {
   QuoteView,
   quoteView,
   TradeCreatedView,
   tradeCreatedView,
   TradeListItemView,
   tradeListItemView,
+  TradeListView,
   tradeListView,
   TradeView,
-  tradeView,
-  TrendingView,
+  tradeView
+} from "../src/TradeViews.ts"
+import { strictParseOptions } from "../src/Validation.ts"
+import type { WebhookDeliveryRecord, WebhookRecord } from "../src/Webhook.ts"
+import {
+  NotificationSettingsView,
   WebhookCreatedView,
   webhookCreatedView,
+  WebhookDeliveryListView,
+  webhookDeliveryListView,
+  WebhookListView,
   webhookListView,
   WebhookView,
   webhookView
-} from "../src/Views.ts"
+} from "../src/WebhookViews.ts"
+import { formatUnitRatio } from "../src/WireFormats.ts"
 import { makeAlert, makeOrder, makeTrade, T0 } from "./fixtures.ts"
 
 const PLAIN_DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/
@@ -62,9 +69,16 @@ const conforms = <S extends Schema.Top & { readonly DecodingServices: never }>(s
   if (Result.isFailure(result)) assert.fail(`view does not match its schema: ${result.failure.message}`)
 }
 
-/** The schema refuses the value. */
-const rejects = (schema: Schema.Top & { readonly DecodingServices: never }, value: unknown) =>
-  assert.isTrue(Result.isFailure(Schema.decodeUnknownResult(schema)(value)), JSON.stringify(value))
+/** The schema refuses the value (`strict`: an extra key is refused too). */
+const rejects = (
+  schema: Schema.Top & { readonly DecodingServices: never },
+  value: unknown,
+  { message = JSON.stringify(value), strict = false }: { readonly message?: string; readonly strict?: boolean } = {}
+) =>
+  assert.isTrue(
+    Result.isFailure(Schema.decodeUnknownResult(schema)(value, strict ? strictParseOptions : undefined)),
+    message
+  )
 
 /** A trade that has legitimately reached `stage`, with the fields that stage carries. */
 const tradeAt = (stage: TradeStage | "rejected", overrides: Partial<TradeRecord> = {}): TradeRecord => {
@@ -254,12 +268,6 @@ describe("trade views", () => {
     assert.strictEqual(view.amountIn, "2500")
   })
 
-  it("lists wrap their items with total, limit and offset", () => {
-    const view = tradeListView({ total: 3, limit: 2, offset: 1, items: [makeTrade(), tradeAt("confirmed")] })
-    assert.deepStrictEqual(keysOf(view), ["limit", "offset", "total", "trades"])
-    assert.strictEqual(view.trades.length, 2)
-  })
-
   const tokenArb = fc.constantFrom(...tokens)
   const tradeArb = fc.tuple(
     tokenArb,
@@ -392,14 +400,7 @@ describe("alert views", () => {
   })
 
   it("the alert schema rejects a triggeredAt on the creation form", () => {
-    const withTriggered = { ...alertCreatedView(makeAlert()), triggeredAt: null }
-    assert.isTrue(Result.isFailure(Schema.decodeUnknownResult(AlertCreatedView)(withTriggered, strictParseOptions)))
-  })
-
-  it("lists wrap alerts with total, limit and offset", () => {
-    const view = alertListView({ total: 1, limit: 20, offset: 0, items: [makeAlert()] })
-    assert.deepStrictEqual(keysOf(view), ["alerts", "limit", "offset", "total"])
-    conforms(AlertListView, view)
+    rejects(AlertCreatedView, { ...alertCreatedView(makeAlert()), triggeredAt: null }, { strict: true })
   })
 })
 
@@ -435,7 +436,6 @@ describe("order views", () => {
     assert.strictEqual(view.tradeId, "trd_7")
     assert.strictEqual(view.closedAt, "2026-01-01T00:00:05.000Z")
     assert.strictEqual(view.expiresAt, "2026-01-02T00:00:00.000Z")
-    conforms(OrderListView, orderListView({ total: 1, limit: 20, offset: 0, items: [makeOrder()] }))
   })
 
   it("limitPrice is rounded down to 20 significant digits, never in exponent notation", () => {
@@ -467,6 +467,28 @@ describe("order views", () => {
 })
 
 // ---- keys, webhooks, notifications --------------------------------------------------------------
+
+const webhook: WebhookRecord = {
+  id: "whk_1",
+  accountId: "acct_alice",
+  url: "https://example.com/hook",
+  events: ["trade.confirmed", "alert.triggered"],
+  secret: "whsec_abc",
+  createdAt: T0
+}
+
+const delivery: WebhookDeliveryRecord = {
+  id: "dlv_1",
+  accountId: "acct_alice",
+  subscriptionId: "whk_1",
+  event: "trade.confirmed",
+  webhookId: "msg_1",
+  attempt: 1,
+  status: "succeeded",
+  responseStatus: 200,
+  createdAt: T0,
+  nextAttemptAt: null
+}
 
 describe("API key and webhook views", () => {
   const key: ApiKeyRecord = {
@@ -507,14 +529,6 @@ describe("API key and webhook views", () => {
   })
 
   it("a webhook shows its secret only at creation", () => {
-    const webhook = {
-      id: "whk_1",
-      accountId: "acct_alice",
-      url: "https://example.com/hook",
-      events: ["trade.confirmed", "alert.triggered"] as const,
-      secret: "whsec_abc",
-      createdAt: T0
-    }
     assert.deepStrictEqual(keysOf(webhookView(webhook)), ["createdAt", "events", "id", "url"])
     assert.strictEqual(webhookCreatedView(webhook).secret, "whsec_abc")
     assert.notInclude(JSON.stringify(webhookListView([webhook])), "whsec_abc")
@@ -524,9 +538,7 @@ describe("API key and webhook views", () => {
 
   it("notification settings mark unconfigured channels with null", () => {
     conforms(NotificationSettingsView, { email: "alice@example.com", telegram: null, push: { deviceToken: "d" } })
-    assert.isTrue(
-      Result.isFailure(Schema.decodeUnknownResult(NotificationSettingsView)({ email: "a@b.c" }, strictParseOptions))
-    )
+    rejects(NotificationSettingsView, { email: "a@b.c" }, { strict: true })
   })
 })
 
@@ -545,13 +557,8 @@ describe("market, quote and portfolio schemas", () => {
   it("market data: the spec's six fields, extended optional", () => {
     conforms(MarketDataView, basic)
     conforms(MarketDataView, { ...basic, extended })
-    assert.isTrue(Result.isFailure(Schema.decodeUnknownResult(MarketDataView)({ ...basic, currency: "BTC" })))
-    assert.isTrue(Result.isFailure(
-      Schema.decodeUnknownResult(MarketDataView)(
-        { ...basic, extended: { ...extended, volumeByNetwork: { polygon: 1 } } },
-        strictParseOptions
-      )
-    ))
+    rejects(MarketDataView, { ...basic, currency: "BTC" })
+    rejects(MarketDataView, { ...basic, extended: { ...extended, volumeByNetwork: { polygon: 1 } } }, { strict: true })
   })
 
   it("chart and trending", () => {
@@ -560,9 +567,7 @@ describe("market, quote and portfolio schemas", () => {
     const entry = { rank: 1, token: "BONK", price: 0.00002, change24h: 12, volume24h: 3e8, network: "solana" }
     conforms(TrendingView, { network: "all", updatedAt: ISO, tokens: [entry] })
     conforms(TrendingView, { network: "base", updatedAt: ISO, tokens: [] })
-    assert.isTrue(
-      Result.isFailure(Schema.decodeUnknownResult(TrendingView)({ network: "any", updatedAt: ISO, tokens: [] }))
-    )
+    rejects(TrendingView, { network: "any", updatedAt: ISO, tokens: [] })
   })
 
   it("every market figure must be a finite number", () => {
@@ -576,27 +581,26 @@ describe("market, quote and portfolio schemas", () => {
     }
   })
 
+  /** The quote of 1 SOL for USDC at 150 gross, on the wire. */
+  const quote = {
+    tokenIn: "SOL",
+    tokenOut: "USDC",
+    amountIn: "1",
+    network: "solana",
+    slippage: 0.5,
+    estimatedAmountOut: "149.625",
+    fee: "0.375",
+    minAmountOut: "148.876875",
+    priceImpact: 0.01,
+    gasFee: "0.000005",
+    rate: "149.625",
+    expiresAt: ISO
+  }
+
   it("quote: the contract's GET /quote fields with amounts as decimal strings", () => {
-    const quote = {
-      tokenIn: "SOL",
-      tokenOut: "USDC",
-      amountIn: "1",
-      network: "solana",
-      slippage: 0.5,
-      estimatedAmountOut: "149.625",
-      fee: "0.375",
-      minAmountOut: "148.876875",
-      priceImpact: 0.01,
-      gasFee: "0.000005",
-      rate: "149.625",
-      expiresAt: ISO
-    }
     conforms(QuoteView, quote)
-    assert.isTrue(
-      Result.isFailure(Schema.decodeUnknownResult(QuoteView)({ ...quote, fee: "3.750" })),
-      "no trailing zeros"
-    )
-    assert.isTrue(Result.isFailure(Schema.decodeUnknownResult(QuoteView)({ ...quote, fee: "1e-7" })), "no exponent")
+    rejects(QuoteView, { ...quote, fee: "3.750" }, { message: "no trailing zeros" })
+    rejects(QuoteView, { ...quote, fee: "1e-7" }, { message: "no exponent" })
   })
 
   it("quoteView renders a quote record in the quote schema, amounts in each token's decimals", () => {
@@ -615,20 +619,7 @@ describe("market, quote and portfolio schemas", () => {
       expiresAt: Date.parse(ISO)
     })
     conforms(QuoteView, view)
-    assert.deepStrictEqual(view, {
-      tokenIn: "SOL",
-      tokenOut: "USDC",
-      amountIn: "1",
-      network: "solana",
-      slippage: 0.5,
-      estimatedAmountOut: "149.625",
-      fee: "0.375",
-      minAmountOut: "148.876875",
-      priceImpact: 0.01,
-      gasFee: "0.000005",
-      rate: "149.625",
-      expiresAt: ISO
-    })
+    assert.deepStrictEqual(view, quote)
   })
 
   it("portfolio: the published fields (http-api.md#portfolio)", () => {
@@ -656,5 +647,42 @@ describe("market, quote and portfolio schemas", () => {
       performance: { range: "7d", points: [{ timestamp: ISO, value: 2400 }] },
       updatedAt: ISO
     })
+  })
+})
+
+// ---- list answers -------------------------------------------------------------------------------
+
+/** A page of `items` as a repository answers it: two from offset 4 of 7. */
+const page = <A>(items: ReadonlyArray<A>) => ({ total: 7, limit: 2, offset: 4, items })
+
+describe("list answers", () => {
+  // Each page answer: its schema, the function that builds it, a page of records and the key its items sit under.
+  const pages = [
+    { key: "alerts", schema: AlertListView, view: () => alertListView(page([makeAlert(), makeAlert()])) },
+    { key: "trades", schema: TradeListView, view: () => tradeListView(page([makeTrade(), tradeAt("confirmed")])) },
+    { key: "orders", schema: OrderListView, view: () => orderListView(page([makeOrder()])) },
+    { key: "deliveries", schema: WebhookDeliveryListView, view: () => webhookDeliveryListView(page([delivery])) }
+  ]
+
+  for (const { key, schema, view } of pages) {
+    it(`a page of ${key} is total, limit and offset, then its items under ${key}, in that order`, () => {
+      const answer = view()
+      assert.deepStrictEqual(Object.keys(answer), ["total", "limit", "offset", key])
+      assert.deepStrictEqual(Object.keys(schema.fields), ["total", "limit", "offset", key])
+      assert.deepStrictEqual([answer.total, answer.limit, answer.offset], [7, 2, 4])
+      conforms(schema, answer)
+      rejects(schema, { ...answer, total: -1 }, { message: "a count is never negative" })
+      rejects(schema, { ...answer, limit: 1.5 }, { message: "a count is whole" })
+    })
+  }
+
+  it("a whole collection is its total, then its items", () => {
+    const keys = apiKeyListView([])
+    assert.deepStrictEqual(keys, { total: 0, keys: [] })
+    conforms(ApiKeyListView, keys)
+    const webhooks = webhookListView([webhook, webhook])
+    assert.deepStrictEqual(Object.keys(webhooks), ["total", "webhooks"])
+    assert.strictEqual(webhooks.total, 2)
+    conforms(WebhookListView, webhooks)
   })
 })

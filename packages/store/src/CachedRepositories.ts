@@ -1,7 +1,8 @@
 /**
  * Read-through caches in front of the SQL repositories, for what every authenticated request reads:
- * the key behind a secret's hash, its account, and the trade it asks for. Without them a trade read
- * on PostgreSQL made three round trips and ran at a sixth of the in-memory store's rate.
+ * the key behind a secret's hash, its account, and the trade it asks for. Without them each of these
+ * is a database read, three round trips for a trade read on PostgreSQL (docs/performance.md, "The
+ * store benchmark").
  *
  * - A trade that reached `confirmed` or `failed` can never change (TradeMachine), so it is kept as
  *   read, by id, for as long as it stays among the most recently read.

@@ -7,70 +7,57 @@
 import { Effect } from "effect"
 import { Migrator, SqlClient } from "effect/sql"
 
+/**
+ * `CREATE TABLE` for a table of records kept as documents (SqlRepositories' `documentTable`): the
+ * record's `id`, the columns its queries filter and sort on, and the whole record in `doc`.
+ */
+const documentTable = (sql: SqlClient.SqlClient, name: string, columns: ReadonlyArray<string>) =>
+  sql.unsafe(`CREATE TABLE ${name} (
+    ${["id TEXT PRIMARY KEY", ...columns, "doc TEXT NOT NULL"].join(",\n    ")}
+  )`)
+
+/** The columns of a swap, as a trade or a limit order. */
+const swapColumns = [
+  "account_id TEXT NOT NULL",
+  "status TEXT NOT NULL",
+  "token_in TEXT NOT NULL",
+  "token_out TEXT NOT NULL",
+  "network TEXT NOT NULL",
+  "created_at BIGINT NOT NULL"
+]
+
 const initial = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE TABLE swapdesk_accounts (
-    id TEXT PRIMARY KEY,
-    doc TEXT NOT NULL
-  )`
-  yield* sql`CREATE TABLE swapdesk_api_keys (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    secret_hash TEXT NOT NULL UNIQUE,
-    created_at BIGINT NOT NULL,
-    revoked_at BIGINT,
-    last_used_at BIGINT,
-    doc TEXT NOT NULL
-  )`
+  yield* documentTable(sql, "swapdesk_accounts", [])
+  yield* documentTable(sql, "swapdesk_api_keys", [
+    "account_id TEXT NOT NULL",
+    "secret_hash TEXT NOT NULL UNIQUE",
+    "created_at BIGINT NOT NULL",
+    "revoked_at BIGINT",
+    "last_used_at BIGINT"
+  ])
   yield* sql`CREATE INDEX swapdesk_api_keys_account ON swapdesk_api_keys (account_id, created_at)`
-  yield* sql`CREATE TABLE swapdesk_alerts (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    type TEXT NOT NULL,
-    token TEXT,
-    channel TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    doc TEXT NOT NULL
-  )`
+  yield* documentTable(sql, "swapdesk_alerts", [
+    "account_id TEXT NOT NULL",
+    "status TEXT NOT NULL",
+    "type TEXT NOT NULL",
+    "token TEXT",
+    "channel TEXT NOT NULL",
+    "created_at BIGINT NOT NULL"
+  ])
   yield* sql`CREATE INDEX swapdesk_alerts_account ON swapdesk_alerts (account_id, created_at)`
   yield* sql`CREATE INDEX swapdesk_alerts_status ON swapdesk_alerts (status, created_at)`
-  yield* sql`CREATE TABLE swapdesk_trades (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    token_in TEXT NOT NULL,
-    token_out TEXT NOT NULL,
-    network TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    doc TEXT NOT NULL
-  )`
+  yield* documentTable(sql, "swapdesk_trades", swapColumns)
   yield* sql`CREATE INDEX swapdesk_trades_account ON swapdesk_trades (account_id, created_at)`
-  yield* sql`CREATE TABLE swapdesk_orders (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    status TEXT NOT NULL,
-    token_in TEXT NOT NULL,
-    token_out TEXT NOT NULL,
-    network TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    doc TEXT NOT NULL
-  )`
+  yield* documentTable(sql, "swapdesk_orders", swapColumns)
   yield* sql`CREATE INDEX swapdesk_orders_account ON swapdesk_orders (account_id, created_at)`
   yield* sql`CREATE INDEX swapdesk_orders_status ON swapdesk_orders (status)`
-  yield* sql`CREATE TABLE swapdesk_webhooks (
-    id TEXT PRIMARY KEY,
-    account_id TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    doc TEXT NOT NULL
-  )`
+  yield* documentTable(sql, "swapdesk_webhooks", ["account_id TEXT NOT NULL", "created_at BIGINT NOT NULL"])
   yield* sql`CREATE INDEX swapdesk_webhooks_account ON swapdesk_webhooks (account_id)`
-  yield* sql`CREATE TABLE swapdesk_webhook_deliveries (
-    id TEXT PRIMARY KEY,
-    subscription_id TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    doc TEXT NOT NULL
-  )`
+  yield* documentTable(sql, "swapdesk_webhook_deliveries", [
+    "subscription_id TEXT NOT NULL",
+    "created_at BIGINT NOT NULL"
+  ])
   yield* sql`CREATE INDEX swapdesk_webhook_deliveries_subscription ON swapdesk_webhook_deliveries (subscription_id, created_at)`
   yield* sql`CREATE TABLE swapdesk_idempotency (
     account_id TEXT NOT NULL,

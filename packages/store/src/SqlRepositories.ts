@@ -38,45 +38,112 @@ interface DocRow {
 }
 
 const docs = <A>(rows: ReadonlyArray<DocRow>): ReadonlyArray<A> => rows.map((row) => decodeRecord<A>(row.doc))
-const firstDoc = <A>(rows: ReadonlyArray<DocRow>): Option.Option<A> =>
-  rows.length === 0 ? Option.none() : Option.some(decodeRecord<A>(rows[0]!.doc))
 
 const orDie = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, never, R> => Effect.orDie(effect)
 
-/** One page of a table's `doc`s matching `where`, newest first, then id descending (as in memory). */
-const pageOf = <A>(
+/**
+ * One table of records kept as documents: each record's `doc` (RecordCodec) beside the columns
+ * that its port's filters and orders read, which are written from the record on every save so
+ * they can never disagree with it. Every repository below is one of these plus what its port adds.
+ */
+const documentTable = <A extends { readonly id: string }>(
   sql: SqlClient.SqlClient,
   table: string,
-  where: ReadonlyArray<Fragment>,
-  page: PageRequest
-): Effect.Effect<Page<A>> =>
-  orDie(Effect.gen(function*() {
-    const condition = sql.and(where)
-    const [count] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM ${
-      sql(table)
-    } WHERE ${condition}`
-    const rows = yield* sql<DocRow>`SELECT doc FROM ${sql(table)} WHERE ${condition}
-      ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
-    return { total: Number(count!.n), limit: page.limit, offset: page.offset, items: docs<A>(rows) }
-  }))
+  options: {
+    /** The indexed columns of a record, beside `id` and `doc`. */
+    readonly columns: (record: A) => Record<string, string | number | null>
+    /** The columns a later save may change, beside `doc` (the others are fixed at insert). */
+    readonly mutable: ReadonlyArray<string>
+  }
+) => {
+  const name = sql(table)
+  const updates = sql.literal([...options.mutable, "doc"].map((column) => `${column} = excluded.${column}`).join(", "))
+  const where = (conditions: ReadonlyArray<Fragment>) => sql.and(conditions)
+  return {
+    /** Inserts the record, or replaces the one with its id. */
+    save: (record: A): Effect.Effect<void> =>
+      Effect.asVoid(
+        orDie(
+          sql`INSERT INTO ${name} ${
+            sql.insert({ id: record.id, ...options.columns(record), doc: encodeRecord(record) })
+          } ON CONFLICT (id) DO UPDATE SET ${updates}`
+        )
+      ),
+    /** The record matching the conditions, if any. */
+    find: (conditions: ReadonlyArray<Fragment>): Effect.Effect<Option.Option<A>> =>
+      orDie(sql<DocRow>`SELECT doc FROM ${name} WHERE ${where(conditions)}`).pipe(
+        Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(decodeRecord<A>(rows[0]!.doc)))
+      ),
+    /** Every record matching the conditions, oldest first, then by id. */
+    oldestFirst: (conditions: ReadonlyArray<Fragment>): Effect.Effect<ReadonlyArray<A>> =>
+      orDie(sql<DocRow>`SELECT doc FROM ${name} WHERE ${where(conditions)} ORDER BY created_at, id`).pipe(
+        Effect.map(docs<A>)
+      ),
+    /** One page of the records matching the conditions, newest first, then id descending (as in memory). */
+    page: (conditions: ReadonlyArray<Fragment>, page: PageRequest): Effect.Effect<Page<A>> =>
+      orDie(Effect.gen(function*() {
+        const [count] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM ${name}
+          WHERE ${where(conditions)}`
+        const rows = yield* sql<DocRow>`SELECT doc FROM ${name} WHERE ${where(conditions)}
+          ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+        return { total: Number(count!.n), limit: page.limit, offset: page.offset, items: docs<A>(rows) }
+      })),
+    /** How many records match the conditions. */
+    count: (conditions: ReadonlyArray<Fragment>): Effect.Effect<number> =>
+      orDie(sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM ${name} WHERE ${where(conditions)}`)
+        .pipe(Effect.map((rows) => Number(rows[0]!.n))),
+    /** Deletes the record matching the conditions; whether there was one. */
+    remove: (conditions: ReadonlyArray<Fragment>): Effect.Effect<boolean> =>
+      orDie(sql<{ readonly id: string }>`DELETE FROM ${name} WHERE ${where(conditions)} RETURNING id`).pipe(
+        Effect.map((rows) => rows.length > 0)
+      )
+  }
+}
+
+/**
+ * A table of swaps, trades or limit orders: filed by account, status, both tokens and network; only
+ * the status changes after the insert.
+ */
+const swapTable = <A extends TradeRecord | OrderRecord>(
+  sql: SqlClient.SqlClient,
+  table: string,
+  statusOf: (record: A) => string
+) =>
+  documentTable<A>(sql, table, {
+    columns: (swap) => ({
+      account_id: swap.accountId,
+      status: statusOf(swap),
+      token_in: swap.tokenIn,
+      token_out: swap.tokenOut,
+      network: swap.network,
+      created_at: swap.createdAt
+    }),
+    mutable: ["status"]
+  })
+
+/** The conditions that find an account's own record by id. */
+const owned = (sql: SqlClient.SqlClient, accountId: string, id: string): ReadonlyArray<Fragment> => [
+  sql`id = ${id}`,
+  sql`account_id = ${accountId}`
+]
+
+/** An empty page: what a filter that no record can match answers without asking the database. */
+const emptyPage = <A>(page: PageRequest): Page<A> => ({ total: 0, limit: page.limit, offset: page.offset, items: [] })
 
 export const AccountRepositorySql = Layer.effect(
   AccountRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const save = (account: Account) =>
-      orDie(sql`INSERT INTO swapdesk_accounts (id, doc) VALUES (${account.id}, ${encodeRecord(account)})
-        ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
-    const get = (id: string) =>
-      orDie(sql<DocRow>`SELECT doc FROM swapdesk_accounts WHERE id = ${id}`).pipe(Effect.map(firstDoc<Account>))
+    const accounts = documentTable<Account>(sql, "swapdesk_accounts", { columns: () => ({}), mutable: [] })
+    const get = (id: string) => accounts.find([sql`id = ${id}`])
     return AccountRepository.of({
       get,
-      save: (account) => Effect.asVoid(save(account)),
+      save: accounts.save,
       // Read and write in one transaction, so a concurrent save of the plan is not lost.
       updateNotifications: (id, notifications) =>
         orDie(sql.withTransaction(Effect.flatMap(
           get(id),
-          Option.match({ onNone: () => Effect.void, onSome: (a) => Effect.asVoid(save({ ...a, notifications })) })
+          Option.match({ onNone: () => Effect.void, onSome: (a) => accounts.save({ ...a, notifications }) })
         ))),
       all: orDie(sql<DocRow>`SELECT doc FROM swapdesk_accounts ORDER BY id`).pipe(Effect.map(docs<Account>))
     })
@@ -107,45 +174,44 @@ export const ApiKeyRepositorySql = Layer.effect(
     })
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(TOUCH_FLUSH_INTERVAL)))
     yield* Effect.addFinalizer(() => flush)
-    const withLastUse = (row: DocRow & { readonly last_used_at: number | string | null }): ApiKeyRecord => {
+    type KeyRow = DocRow & { readonly last_used_at: number | string | null }
+    const withLastUse = (row: KeyRow): ApiKeyRecord => {
       const key = decodeRecord<ApiKeyRecord>(row.doc)
       const stored = row.last_used_at === null ? null : Number(row.last_used_at)
       const seen = lastUsed.get(key.id)
       const at = seen === undefined ? stored : stored === null ? seen : Math.max(seen, stored)
       return at === key.lastUsedAt ? key : { ...key, lastUsedAt: at }
     }
-    type KeyRow = DocRow & { readonly last_used_at: number | string | null }
-    const write = (key: ApiKeyRecord) =>
-      orDie(sql`INSERT INTO swapdesk_api_keys ${
-        sql.insert({
-          id: key.id,
-          account_id: key.accountId,
-          secret_hash: key.secretHash,
-          created_at: key.createdAt,
-          revoked_at: key.revokedAt,
-          last_used_at: key.lastUsedAt,
-          doc: encodeRecord(key)
-        })
-      } ON CONFLICT (id) DO UPDATE SET revoked_at = excluded.revoked_at, doc = excluded.doc,
-        secret_hash = excluded.secret_hash`)
+    const firstKey = (rows: ReadonlyArray<KeyRow>) =>
+      rows.length === 0 ? Option.none() : Option.some(withLastUse(rows[0]!))
+    const keys = documentTable<ApiKeyRecord>(sql, "swapdesk_api_keys", {
+      columns: (key) => ({
+        account_id: key.accountId,
+        secret_hash: key.secretHash,
+        created_at: key.createdAt,
+        revoked_at: key.revokedAt,
+        last_used_at: key.lastUsedAt
+      }),
+      mutable: ["revoked_at", "secret_hash"]
+    })
     return ApiKeyRepository.of({
-      insert: (key) => Effect.asVoid(write(key)),
+      insert: keys.save,
       // Always read from the database: a revocation committed by another process is seen at once.
       findByHash: (hash) =>
         orDie(sql<KeyRow>`SELECT doc, last_used_at FROM swapdesk_api_keys WHERE secret_hash = ${hash}`).pipe(
-          Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(withLastUse(rows[0]!)))
+          Effect.map(firstKey)
         ),
       get: (accountId, id) =>
         orDie(sql<KeyRow>`SELECT doc, last_used_at FROM swapdesk_api_keys
           WHERE id = ${id} AND account_id = ${accountId}`).pipe(
-          Effect.map((rows) => rows.length === 0 ? Option.none() : Option.some(withLastUse(rows[0]!)))
+          Effect.map(firstKey)
         ),
       listByAccount: (accountId) =>
         orDie(sql<KeyRow>`SELECT doc, last_used_at FROM swapdesk_api_keys
           WHERE account_id = ${accountId} AND revoked_at IS NULL ORDER BY created_at DESC, id DESC`).pipe(
           Effect.map((rows) => rows.map(withLastUse))
         ),
-      update: (key) => Effect.asVoid(write(key)),
+      update: keys.save,
       touch: (id, at) => {
         lastUsed.set(id, at)
         pending.set(id, at)
@@ -158,50 +224,38 @@ export const AlertRepositorySql = Layer.effect(
   AlertRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const write = (alert: AlertRecord) =>
-      orDie(sql`INSERT INTO swapdesk_alerts ${
-        sql.insert({
-          id: alert.id,
-          account_id: alert.accountId,
-          status: alert.status,
-          type: alert.rule.type,
-          token: alert.rule.type === "portfolio" ? null : alert.rule.token,
-          channel: alert.channel,
-          created_at: alert.createdAt,
-          doc: encodeRecord(alert)
-        })
-      } ON CONFLICT (id) DO UPDATE SET status = excluded.status, type = excluded.type, token = excluded.token,
-        channel = excluded.channel, doc = excluded.doc`)
-    const count = (where: ReadonlyArray<Fragment>) =>
-      orDie(sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM swapdesk_alerts WHERE ${sql.and(where)}`)
-        .pipe(Effect.map((rows) => Number(rows[0]!.n)))
+    const alerts = documentTable<AlertRecord>(sql, "swapdesk_alerts", {
+      columns: (alert) => ({
+        account_id: alert.accountId,
+        status: alert.status,
+        type: alert.rule.type,
+        token: alert.rule.type === "portfolio" ? null : alert.rule.token,
+        channel: alert.channel,
+        created_at: alert.createdAt
+      }),
+      mutable: ["status", "type", "token", "channel"]
+    })
     return AlertRepository.of({
-      insert: (alert) => Effect.asVoid(write(alert)),
-      get: (accountId, id) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_alerts WHERE id = ${id} AND account_id = ${accountId}`).pipe(
-          Effect.map(firstDoc<AlertRecord>)
-        ),
-      update: (alert) => Effect.asVoid(write(alert)),
-      remove: (accountId, id) =>
-        orDie(sql<{ readonly id: string }>`DELETE FROM swapdesk_alerts WHERE id = ${id} AND account_id = ${accountId}
-          RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
+      insert: alerts.save,
+      get: (accountId, id) => alerts.find(owned(sql, accountId, id)),
+      update: alerts.save,
+      remove: (accountId, id) => alerts.remove(owned(sql, accountId, id)),
       list: (accountId, filter, page) =>
-        pageOf<AlertRecord>(sql, "swapdesk_alerts", [
+        alerts.page([
           sql`account_id = ${accountId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
           ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
           ...(filter.token === undefined ? [] : [sql`token = ${filter.token}`])
         ], page),
-      active: orDie(sql<DocRow>`SELECT doc FROM swapdesk_alerts WHERE status = 'active' ORDER BY created_at, id`)
-        .pipe(Effect.map(docs<AlertRecord>)),
+      active: alerts.oldestFirst([sql`status = 'active'`]),
       countByStatus: (accountId, statuses) =>
         statuses.length === 0
           ? Effect.succeed(0)
-          : count([sql`account_id = ${accountId}`, sql.in("status", statuses)]),
+          : alerts.count([sql`account_id = ${accountId}`, sql.in("status", statuses)]),
       countByChannel: (accountId, channel, statuses) =>
         statuses.length === 0
           ? Effect.succeed(0)
-          : count([sql`account_id = ${accountId}`, sql`channel = ${channel}`, sql.in("status", statuses)])
+          : alerts.count([sql`account_id = ${accountId}`, sql`channel = ${channel}`, sql.in("status", statuses)])
     })
   })
 )
@@ -210,32 +264,16 @@ export const TradeRepositorySql = Layer.effect(
   TradeRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const write = (trade: TradeRecord) =>
-      orDie(sql`INSERT INTO swapdesk_trades ${
-        sql.insert({
-          id: trade.id,
-          account_id: trade.accountId,
-          status: statusOfStage(trade.stage),
-          token_in: trade.tokenIn,
-          token_out: trade.tokenOut,
-          network: trade.network,
-          created_at: trade.createdAt,
-          doc: encodeRecord(trade)
-        })
-      } ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc`)
+    const trades = swapTable<TradeRecord>(sql, "swapdesk_trades", (trade) => statusOfStage(trade.stage))
     return TradeRepository.of({
-      insert: (trade) => Effect.asVoid(write(trade)),
-      get: (accountId, id) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_trades WHERE id = ${id} AND account_id = ${accountId}`).pipe(
-          Effect.map(firstDoc<TradeRecord>)
-        ),
-      getById: (id) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_trades WHERE id = ${id}`).pipe(Effect.map(firstDoc<TradeRecord>)),
-      update: (trade) => Effect.asVoid(write(trade)),
+      insert: trades.save,
+      get: (accountId, id) => trades.find(owned(sql, accountId, id)),
+      getById: (id) => trades.find([sql`id = ${id}`]),
+      update: trades.save,
       list: (accountId, filter, page) =>
         filter.networks !== undefined && filter.networks.length === 0
-          ? Effect.succeed({ total: 0, limit: page.limit, offset: page.offset, items: [] })
-          : pageOf<TradeRecord>(sql, "swapdesk_trades", [
+          ? Effect.succeed(emptyPage<TradeRecord>(page))
+          : trades.page([
             sql`account_id = ${accountId}`,
             ...(filter.token === undefined ? [] : [sql`(token_in = ${filter.token} OR token_out = ${filter.token})`]),
             ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
@@ -243,9 +281,7 @@ export const TradeRepositorySql = Layer.effect(
             ...(filter.fromMs === undefined ? [] : [sql`created_at >= ${filter.fromMs}`]),
             ...(filter.toMs === undefined ? [] : [sql`created_at <= ${filter.toMs}`])
           ], page),
-      history: (accountId) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_trades WHERE account_id = ${accountId}
-          ORDER BY created_at, id`).pipe(Effect.map(docs<TradeRecord>))
+      history: (accountId) => trades.oldestFirst([sql`account_id = ${accountId}`])
     })
   })
 )
@@ -254,38 +290,20 @@ export const OrderRepositorySql = Layer.effect(
   OrderRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const write = (order: OrderRecord) =>
-      orDie(sql`INSERT INTO swapdesk_orders ${
-        sql.insert({
-          id: order.id,
-          account_id: order.accountId,
-          status: order.status,
-          token_in: order.tokenIn,
-          token_out: order.tokenOut,
-          network: order.network,
-          created_at: order.createdAt,
-          doc: encodeRecord(order)
-        })
-      } ON CONFLICT (id) DO UPDATE SET status = excluded.status, doc = excluded.doc`)
+    const orders = swapTable<OrderRecord>(sql, "swapdesk_orders", (order) => order.status)
     return OrderRepository.of({
-      insert: (order) => Effect.asVoid(write(order)),
-      get: (accountId, id) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_orders WHERE id = ${id} AND account_id = ${accountId}`).pipe(
-          Effect.map(firstDoc<OrderRecord>)
-        ),
-      getById: (id) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_orders WHERE id = ${id}`).pipe(Effect.map(firstDoc<OrderRecord>)),
-      update: (order) => Effect.asVoid(write(order)),
+      insert: orders.save,
+      get: (accountId, id) => orders.find(owned(sql, accountId, id)),
+      getById: (id) => orders.find([sql`id = ${id}`]),
+      update: orders.save,
       list: (accountId, filter, page) =>
-        pageOf<OrderRecord>(sql, "swapdesk_orders", [
+        orders.page([
           sql`account_id = ${accountId}`,
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
           ...(filter.token === undefined ? [] : [sql`(token_in = ${filter.token} OR token_out = ${filter.token})`]),
           ...(filter.network === undefined ? [] : [sql`network = ${filter.network}`])
         ], page),
-      open: orDie(sql<DocRow>`SELECT doc FROM swapdesk_orders WHERE status = 'pending' ORDER BY created_at, id`).pipe(
-        Effect.map(docs<OrderRecord>)
-      )
+      open: orders.oldestFirst([sql`status = 'pending'`])
     })
   })
 )
@@ -294,27 +312,16 @@ export const WebhookRepositorySql = Layer.effect(
   WebhookRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const webhooks = documentTable<WebhookRecord>(sql, "swapdesk_webhooks", {
+      columns: (webhook) => ({ account_id: webhook.accountId, created_at: webhook.createdAt }),
+      mutable: []
+    })
     return WebhookRepository.of({
-      insert: (webhook: WebhookRecord) =>
-        Effect.asVoid(orDie(sql`INSERT INTO swapdesk_webhooks ${
-          sql.insert({
-            id: webhook.id,
-            account_id: webhook.accountId,
-            created_at: webhook.createdAt,
-            doc: encodeRecord(webhook)
-          })
-        } ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)),
-      get: (accountId, id) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_webhooks WHERE id = ${id} AND account_id = ${accountId}`).pipe(
-          Effect.map(firstDoc<WebhookRecord>)
-        ),
-      remove: (accountId, id) =>
-        orDie(sql<{ readonly id: string }>`DELETE FROM swapdesk_webhooks WHERE id = ${id}
-          AND account_id = ${accountId} RETURNING id`).pipe(Effect.map((rows) => rows.length > 0)),
+      insert: webhooks.save,
+      get: (accountId, id) => webhooks.find(owned(sql, accountId, id)),
+      remove: (accountId, id) => webhooks.remove(owned(sql, accountId, id)),
       // Insertion order, as the in-memory map iterates.
-      listByAccount: (accountId) =>
-        orDie(sql<DocRow>`SELECT doc FROM swapdesk_webhooks WHERE account_id = ${accountId}
-          ORDER BY created_at, id`).pipe(Effect.map(docs<WebhookRecord>))
+      listByAccount: (accountId) => webhooks.oldestFirst([sql`account_id = ${accountId}`])
     })
   })
 )
@@ -323,20 +330,13 @@ export const WebhookDeliveryRepositorySql = Layer.effect(
   WebhookDeliveryRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const deliveries = documentTable<WebhookDeliveryRecord>(sql, "swapdesk_webhook_deliveries", {
+      columns: (delivery) => ({ subscription_id: delivery.subscriptionId, created_at: delivery.createdAt }),
+      mutable: []
+    })
     return WebhookDeliveryRepository.of({
-      save: (delivery: WebhookDeliveryRecord) =>
-        Effect.asVoid(orDie(sql`INSERT INTO swapdesk_webhook_deliveries ${
-          sql.insert({
-            id: delivery.id,
-            subscription_id: delivery.subscriptionId,
-            created_at: delivery.createdAt,
-            doc: encodeRecord(delivery)
-          })
-        } ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)),
-      list: (subscriptionId, page) =>
-        pageOf<WebhookDeliveryRecord>(sql, "swapdesk_webhook_deliveries", [
-          sql`subscription_id = ${subscriptionId}`
-        ], page)
+      save: deliveries.save,
+      list: (subscriptionId, page) => deliveries.page([sql`subscription_id = ${subscriptionId}`], page)
     })
   })
 )

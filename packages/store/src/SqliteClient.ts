@@ -117,7 +117,8 @@ export const make = (
     // Synchronous and outside the semaphore: a read of the connection's state, not a statement
     // that could interleave with a transaction.
     const dataVersion = db.prepare("PRAGMA data_version")
-    // A row as an array, not an object: this runs on every authenticated request (4 µs against 7).
+    // A row as an array, not an object: this runs on every authenticated request, and an array is
+    // the cheaper row to build (docs/performance.md, "The store benchmark").
     dataVersion.setReturnArrays(true)
     const revision = sqliteRevision(
       () => (dataVersion.get() as unknown as readonly [number])[0],

@@ -27,8 +27,8 @@ export class StoreRevision extends Context.Service<StoreRevision, {
 }>()("@swapdesk/store/StoreRevision") {}
 
 /**
- * The revision of one SQLite connection: `read` runs `PRAGMA data_version` on it (about 5 µs, as it
- * looks at the write-ahead log). One read serves the requests of one synchronous run of the event
+ * The revision of one SQLite connection: `read` runs `PRAGMA data_version` on it (cheap, but it
+ * looks at the write-ahead log, so not free: docs/performance.md). One read serves the requests of one synchronous run of the event
  * loop: no I/O is delivered during a run, so each of them had arrived before the read, and the
  * answer is forgotten before the loop can deliver another. Another connection of this process could
  * still commit within the run, so the answer is also forgotten once `statements()` (a count of the

@@ -30,21 +30,7 @@ const grown = (values: Float64Array, capacity: number): Float64Array => {
   return next
 }
 
-/** The hours held (every array cut to `count`), and the capacity the arrays had. */
-export interface HourStoreSnapshot {
-  readonly count: number
-  readonly capacity: number
-  readonly processOpen: ReadonlyArray<Float64Array>
-  readonly processHigh: ReadonlyArray<Float64Array>
-  readonly processLow: ReadonlyArray<Float64Array>
-  readonly processClose: ReadonlyArray<Float64Array>
-  readonly volume: ReadonlyArray<Float64Array>
-  readonly high: ReadonlyArray<Float64Array>
-  readonly low: ReadonlyArray<Float64Array>
-  readonly close: ReadonlyArray<Float64Array>
-  readonly lastTraded: ReadonlyArray<Float64Array>
-}
-
+/** Every series an hour store keeps, per process (the `process…` ones) or per pair. */
 const SERIES = [
   "processOpen",
   "processHigh",
@@ -56,6 +42,14 @@ const SERIES = [
   "close",
   "lastTraded"
 ] as const
+
+type HourSeries = (typeof SERIES)[number]
+
+/** The hours held (every array cut to `count`), and the capacity the arrays had. */
+export interface HourStoreSnapshot extends Readonly<Record<HourSeries, ReadonlyArray<Float64Array>>> {
+  readonly count: number
+  readonly capacity: number
+}
 
 export class HourStore {
   /** How many hours are held: hours [0, count). */
@@ -91,19 +85,9 @@ export class HourStore {
   /** A copy of the hours held. */
   snapshot(): HourStoreSnapshot {
     const cut = (values: Float64Array): Float64Array => values.slice(0, this.count)
-    return {
-      count: this.count,
-      capacity: this.capacity,
-      processOpen: this.processOpen.map(cut),
-      processHigh: this.processHigh.map(cut),
-      processLow: this.processLow.map(cut),
-      processClose: this.processClose.map(cut),
-      volume: this.volume.map(cut),
-      high: this.high.map(cut),
-      low: this.low.map(cut),
-      close: this.close.map(cut),
-      lastTraded: this.lastTraded.map(cut)
-    }
+    const series = {} as Record<HourSeries, ReadonlyArray<Float64Array>>
+    for (const name of SERIES) series[name] = this[name].map(cut)
+    return { count: this.count, capacity: this.capacity, ...series }
   }
 
   /** Takes the hours of `snapshot`, from a store of the same processes and pairs, in new arrays. */

@@ -34,6 +34,27 @@ export interface HistoryInputs {
   readonly arrivals: SwapArrivals
 }
 
+/**
+ * Steps `process` one model minute into bucket `b`, in level units: its high, low and close. Answers
+ * the buy share of the minute's move (the step scale it is measured in is read before the step).
+ */
+const stepModelMinute = (
+  processes: PriceProcesses,
+  process: number,
+  b: number,
+  highs: Float64Array,
+  lows: Float64Array,
+  closes: Float64Array
+): number => {
+  const before = processes.level[process]!
+  const scale = processes.stepScale[process]!
+  processes.stepMinute(process)
+  highs[b] = processes.minuteHighLevel
+  lows[b] = processes.minuteLowLevel
+  closes[b] = processes.level[process]!
+  return buyShare((processes.level[process]! - before) / (scale * SQRT_60))
+}
+
 /** Fills buckets [0, `minutes`) minute by minute, process by process, then prices them. */
 export const writeHistory = (inputs: HistoryInputs, minutes: number): void => {
   const { arrivals, processes, store, tokensOfProcess, walkingCount } = inputs
@@ -51,19 +72,14 @@ export const writeHistory = (inputs: HistoryInputs, minutes: number): void => {
     const openLevel = processes.level[process]!
     const tokens = tokensOfProcess[process]!
     for (let b = 0; b < minutes; b++) {
-      const before = processes.level[process]!
       const scale = processes.stepScale[process]!
-      processes.stepMinute(process)
-      highs[b] = processes.minuteHighLevel
-      lows[b] = processes.minuteLowLevel
-      closes[b] = processes.level[process]!
+      const share = stepModelMinute(processes, process, b, highs, lows, closes)
       let activity: number
       if (pegged) activity = walkingCount > 0 ? marketActivity[b]! / walkingCount : 1
       else {
         activity = scale / processes.meanStepScale[process]!
         marketActivity[b] = marketActivity[b]! + activity
       }
-      const share = buyShare((processes.level[process]! - before) / (scale * SQRT_60))
       const minuteStart = store.startOf(b)
       for (const t of tokens) arrivals.trade(t, b, 60, activity, share, minuteStart, "closedLeft", undefined)
     }
@@ -94,13 +110,8 @@ const writeReplayed = (inputs: HistoryInputs, process: number, replay: HistoryRe
   const lead = Math.max(0, Math.min(minutes, store.bucketOf(replay.fromMs)))
   const openLevel = processes.level[process]!
   for (let b = 0; b < lead; b++) {
-    const before = processes.level[process]!
     const scale = processes.stepScale[process]!
-    processes.stepMinute(process)
-    highs[b] = processes.minuteHighLevel
-    lows[b] = processes.minuteLowLevel
-    closes[b] = processes.level[process]!
-    const share = buyShare((processes.level[process]! - before) / (scale * SQRT_60))
+    const share = stepModelMinute(processes, process, b, highs, lows, closes)
     const activity = scale / processes.meanStepScale[process]!
     for (const t of tokens) arrivals.trade(t, b, 60, activity, share, store.startOf(b), "closedLeft", undefined)
   }

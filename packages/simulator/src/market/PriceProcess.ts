@@ -179,6 +179,34 @@ export class PriceProcesses {
     this.prngs = snapshot.prngs.map(Prng.restore)
   }
 
+  /**
+   * The part of a step that a second and a minute share, after the diffusion's draw: moves process
+   * `i`'s log-volatility on (mean-reverting with `decay`, shocked with `noise`), then adds to
+   * `logReturn` each jump due within the step's `seconds`, one at a time in draw order (a replay
+   * depends on the rounding of exactly this sum). Answers the step's log-return.
+   */
+  private volatilityAndJumps(
+    i: number,
+    prng: Prng,
+    decay: number,
+    noise: number,
+    seconds: number,
+    logReturn: number
+  ): number {
+    const mean = this.meanLogVolatility[i]!
+    const h = mean + (this.logVolatility[i]! - mean) * decay + noise * prng.normal()
+    this.logVolatility[i] = h
+    this.stepScale[i] = Math.exp(h)
+    let untilJump = this.secondsToJump[i]! - seconds
+    let total = logReturn
+    while (untilJump <= 0) {
+      total += this.jumpStd[i]! * prng.normal()
+      untilJump += prng.exponential(this.jumpGapSeconds[i]!)
+    }
+    this.secondsToJump[i] = untilJump
+    return total
+  }
+
   /** Advances process `i` by one second of market time and updates its price. */
   stepSecond(i: number): void {
     const prng = this.prngs[i]!
@@ -192,17 +220,8 @@ export class PriceProcesses {
       return
     }
     const sigma = this.stepScale[i]!
-    let logReturn = this.driftPerSecond[i]! - 0.5 * sigma * sigma + sigma * prng.normal()
-    const mean = this.meanLogVolatility[i]!
-    const h = mean + (this.logVolatility[i]! - mean) * VOLATILITY_DECAY_SECOND + VOLATILITY_NOISE_SECOND * prng.normal()
-    this.logVolatility[i] = h
-    this.stepScale[i] = Math.exp(h)
-    let untilJump = this.secondsToJump[i]! - 1
-    while (untilJump <= 0) {
-      logReturn += this.jumpStd[i]! * prng.normal()
-      untilJump += prng.exponential(this.jumpGapSeconds[i]!)
-    }
-    this.secondsToJump[i] = untilJump
+    const diffusion = this.driftPerSecond[i]! - 0.5 * sigma * sigma + sigma * prng.normal()
+    const logReturn = this.volatilityAndJumps(i, prng, VOLATILITY_DECAY_SECOND, VOLATILITY_NOISE_SECOND, 1, diffusion)
     const level = this.level[i]! + logReturn
     this.level[i] = level
     this.price[i] = Math.exp(level)
@@ -229,19 +248,9 @@ export class PriceProcesses {
     } else {
       const sigma = this.stepScale[i]!
       const sigmaMinute = sigma * SQRT_60
-      let logReturn = 60 * this.driftPerSecond[i]! - 0.5 * sigmaMinute * sigmaMinute + sigmaMinute * prng.normal()
-      const mean = this.meanLogVolatility[i]!
-      const h = mean + (this.logVolatility[i]! - mean) * VOLATILITY_DECAY_MINUTE +
-        VOLATILITY_NOISE_MINUTE * prng.normal()
-      this.logVolatility[i] = h
-      this.stepScale[i] = Math.exp(h)
-      let untilJump = this.secondsToJump[i]! - 60
-      while (untilJump <= 0) {
-        logReturn += this.jumpStd[i]! * prng.normal()
-        untilJump += prng.exponential(this.jumpGapSeconds[i]!)
-      }
-      this.secondsToJump[i] = untilJump
-      after = before + logReturn
+      const diffusion = 60 * this.driftPerSecond[i]! - 0.5 * sigmaMinute * sigmaMinute + sigmaMinute * prng.normal()
+      after = before +
+        this.volatilityAndJumps(i, prng, VOLATILITY_DECAY_MINUTE, VOLATILITY_NOISE_MINUTE, 60, diffusion)
       bridgeVariance = sigmaMinute * sigmaMinute
       monitoringShift = DISCRETE_MONITORING_SHIFT * sigma
     }

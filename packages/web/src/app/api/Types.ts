@@ -1,6 +1,12 @@
 /**
  * The shapes of the API's `data`, as docs/reference/http-api.md and the OpenAPI document
- * (`/v1/openapi.json`) publish them. Only what the interface reads is named.
+ * (`/v1/openapi.json`) publish them. Only what the interface reads is named. Where one type stands
+ * for several forms of a resource (a trade's creation form, list item and single read), the keys
+ * every form has are required and the others optional.
+ *
+ * The app reaches the server only through the public API, so these are written here rather than
+ * imported; `test/ApiTypes.test.ts` holds them to the core's response views, so that a change on
+ * either side fails the type check.
  */
 export type Network = "solana" | "ethereum" | "base" | "arbitrum"
 export const networks: ReadonlyArray<Network> = ["solana", "ethereum", "base", "arbitrum"]
@@ -115,9 +121,10 @@ export interface Alert {
   readonly token?: string
   readonly condition?: "above" | "below"
   readonly targetPrice?: number
-  readonly multiplier?: number
-  readonly minValueUsd?: number
-  readonly changePercent?: number
+  /** Accepted at creation but never shown by the API (the spec's Alert table has no such field). */
+  readonly multiplier?: undefined
+  readonly minValueUsd?: undefined
+  readonly changePercent?: undefined
   readonly channel: Channel
   readonly status: AlertStatus
   readonly createdAt: string
@@ -137,9 +144,11 @@ export interface Order {
   readonly network: string
   readonly signer: string
   readonly signature: string
+  readonly walletAddress: string
   readonly createdAt: string
-  readonly expiresAt?: string | null
-  readonly tradeId?: string | null
+  readonly expiresAt: string | null
+  readonly tradeId: string | null
+  readonly closedAt: string | null
 }
 
 export interface Portfolio {
