@@ -89,8 +89,9 @@ const sharedStores: ReadonlyArray<Store & { readonly skip?: string }> = [
     sql: true,
     ...(postgresUrl === undefined
       ? {
-        skip: "no PostgreSQL: set SWAPDESK_TEST_POSTGRES_URL=postgres://user:pass@127.0.0.1:5432/db (.ci/run installs "
-          + "and starts one) to run these"
+        skip:
+          "no PostgreSQL: set SWAPDESK_TEST_POSTGRES_URL=postgres://user:pass@127.0.0.1:5432/db (.ci/postgres installs, "
+          + "starts and prints one) to run these"
       }
       : {}),
     // A schema of its own per test (PostgreSQL's `search_path` in the URL): an empty store, and
