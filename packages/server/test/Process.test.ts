@@ -23,6 +23,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { keys, testScenario } from "./harness.ts"
+import { holdInterface } from "./interfaceLock.ts"
 import { eventually, providersStandIn, smtpStandIn } from "./standIns.ts"
 import { waitUntil } from "./waitUntil.ts"
 
@@ -536,10 +537,12 @@ describe("the standalone server", () => {
     "started through npx pnpm start, SIGTERM reaches the server: the request in flight is answered and no process remains",
     async () => {
       const marker = `swapdesk-orphan-check-${process.pid}-${Date.now()}`
+      // `pnpm start` builds the interface first: not while another test file's server reads it.
+      const release = await holdInterface("build")
       const running = await start(
         { SCENARIO: writeScenario("npx.json", testScenario), SWAPDESK_TEST_MARKER: marker },
         ["npx", "-y", "pnpm@12.21.0", "start"]
-      )
+      ).finally(release)
       const advance = await advanceInFlight(running)
       running.child.kill("SIGTERM")
       const reply = await advance.answer
