@@ -11,18 +11,20 @@ export const LONGEST: ReadonlyArray<string> = [
   "packages/server/test/Restore.test.ts",
   "packages/server/test/Process.test.ts",
   "test/Consumer.test.ts",
-  "packages/web/test/Interface.browser.test.ts",
-  "packages/simulator/test/market/Snapshot.test.ts",
-  "packages/server/test/History.test.ts",
-  "packages/server/test/CutShortClaims.test.ts",
-  "packages/server/test/Database.test.ts",
-  "packages/server/test/CrashRestart.test.ts",
-  "packages/simulator/test/SimulatorRefunds.test.ts",
-  "packages/web/test/AccountScreens.browser.test.ts",
-  "packages/simulator/test/SimulatorConservation.test.ts",
   "packages/server/test/Fuzz.test.ts",
+  "packages/web/test/Interface.browser.test.ts",
+  "packages/simulator/test/market/HistoryReplay.test.ts",
+  "packages/simulator/test/market/Snapshot.test.ts",
+  "packages/web/test/AccountScreens.browser.test.ts",
+  "packages/server/test/CrashRestart.test.ts",
+  "packages/server/test/AccountProperties.test.ts",
+  "packages/server/test/History.test.ts",
+  "packages/store/test/RepositoryConformance.test.ts",
+  "packages/server/test/Database.test.ts",
   "packages/simulator/test/ScenarioBounds.test.ts",
-  "packages/simulator/test/market/HistoryReplay.test.ts"
+  "packages/server/test/CutShortClaims.test.ts",
+  "packages/simulator/test/SimulatorRefunds.test.ts",
+  "packages/simulator/test/SimulatorConservation.test.ts"
 ]
 
 const rank = (spec: TestSpecification) => {
