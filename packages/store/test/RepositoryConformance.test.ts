@@ -240,6 +240,9 @@ const race = (location: string, processes: number, count: number) =>
   new Promise<ReadonlyArray<Racer>>((resolve, reject) => {
     const said = { ready: 0, started: 0 }
     const results: Array<Racer> = []
+    const tellAll = (line: string) => {
+      for (const child of children) child.stdin.write(`${line}\n`)
+    }
     const children = Array.from({ length: processes }, () => {
       const child = spawn(
         process.execPath,
@@ -249,10 +252,9 @@ const race = (location: string, processes: number, count: number) =>
       let stderr = ""
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
       createInterface({ input: child.stdout }).on("line", (line) => {
-        if (line === "ready" && ++said.ready === processes) { for (const c of children) c.stdin.write("go\n") }
-        else if (line === "started" && ++said.started === processes) {
-          for (const c of children) c.stdin.write("all started\n")
-        } else if (line.startsWith("{")) results.push(JSON.parse(line))
+        if (line === "ready" && ++said.ready === processes) tellAll("go")
+        else if (line === "started" && ++said.started === processes) tellAll("all started")
+        else if (line.startsWith("{")) results.push(JSON.parse(line))
       })
       child.on("close", (code) => {
         if (code !== 0) reject(new Error(`alertRacer.ts exited ${code}\n${stderr}`))
