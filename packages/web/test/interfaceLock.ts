@@ -24,7 +24,11 @@ export const holdInterface = (mode: "read" | "build"): Promise<() => Promise<voi
       stdio: ["pipe", "pipe", "inherit"]
     })
     const exited = new Promise<void>((done) => holder.once("exit", () => done()))
-    holder.once("error", reject)
+    // Without flock(1) (util-linux; not on every system) the files go unguarded rather than untested.
+    holder.once(
+      "error",
+      (error: NodeJS.ErrnoException) => error.code === "ENOENT" ? resolve(() => Promise.resolve()) : reject(error)
+    )
     void exited.then(() => reject(new Error(`flock ${lockFile} ended before holding it`)))
     holder.stdout.once("data", () =>
       resolve(() => {
