@@ -1,10 +1,22 @@
+import { availableParallelism } from "node:os"
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+import LongestFirst from "./test/LongestFirst.ts"
+
+// Node keeps the code it compiles on disk (its module compile cache), so that the hundred or so
+// servers the tests start in child processes, and the test workers, load effect and the sources
+// compiled once: set here, every process the run starts inherits it.
+process.env["NODE_COMPILE_CACHE"] ??= fileURLToPath(new URL("node_modules/.cache/node-compile-cache", import.meta.url))
 
 export default defineConfig({
   test: {
     globalSetup: ["packages/web/test/buildInterface.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Two files at a time even on two cores (Vitest's default is one fewer than the cores): most of the
+    // longest files wait on servers and browsers in other processes (docs/testing.md).
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -22,6 +22,7 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
+import { withInterface } from "./interfaceLock.ts"
 
 const root = join(import.meta.dirname, "..")
 const packages = ["core", "simulator", "http", "channels", "store", "web", "server"] as const
@@ -79,7 +80,7 @@ const TIMEOUT_MS = 300_000
 
 let server: ChildProcess | undefined
 
-beforeAll(() => {
+beforeAll(async () => {
   mkdirSync(tarballs)
   mkdirSync(project)
   run(node24, [
@@ -88,15 +89,17 @@ beforeAll(() => {
     ...packages.map((name) => join("packages", name, "tsconfig.build.json"))
   ], root)
   // pnpm, not npm, packs: it applies `publishConfig` and turns `workspace:^` into a version range.
-  npmCli("npx")([
-    "-y",
-    rootManifest.packageManager,
-    "--filter",
-    "./packages/**",
-    "pack",
-    "--pack-destination",
-    tarballs
-  ], root)
+  // The interface's prepack builds it again: not while another test file's server reads it.
+  await withInterface("build", async () =>
+    npmCli("npx")([
+      "-y",
+      rootManifest.packageManager,
+      "--filter",
+      "./packages/**",
+      "pack",
+      "--pack-destination",
+      tarballs
+    ], root))
   // swapdesk-http-0.1.0.tgz is @swapdesk/http; effect, the platform and Node's types at the workspace's versions.
   const tarballDependencies = readdirSync(tarballs).filter((file) => file.endsWith(".tgz")).map((file) =>
     [file.replace(/^swapdesk-(.*)-[0-9.]+\.tgz$/, "@swapdesk/$1"), `file:${join(tarballs, file)}`] as const

@@ -23,11 +23,15 @@ const keeping = Logger.make<unknown, void>(({ fiber, logLevel, message }) => {
   entries.push({ level: logLevel, message, annotations: fiber.getRef(References.CurrentLogAnnotations) })
 })
 
+/** Resolved once the endless route runs: the request is in the handler's hands from then on. */
+let endlessStarted = () => {}
+const endlessRunning = new Promise<void>((resolve) => (endlessStarted = resolve))
+
 const serve = (level: LogLevel.LogLevel) =>
   HttpRouter.toWebHandler(
     Layer.mergeAll(
       HttpRouter.add("GET", "/broken", Effect.die(new Error("an invariant broke"))),
-      HttpRouter.add("GET", "/endless", Effect.never),
+      HttpRouter.add("GET", "/endless", Effect.andThen(Effect.sync(() => endlessStarted()), Effect.never)),
       HttpRouter.add(
         "GET",
         "/fine/:id",
@@ -79,7 +83,7 @@ describe("GlobalMiddleware's logging", () => {
   it("logs nothing for a request whose client went away", async () => {
     const client = new AbortController()
     const answered = atInfo.handler(new Request("http://test/endless", { signal: client.signal }))
-    await new Promise((started) => setTimeout(started, 20))
+    await endlessRunning
     client.abort()
     const response = await answered
     expect(response.status).toBe(499)

@@ -16,7 +16,9 @@ import { keys } from "./harness.ts"
 import { ok, request, withPostgresSchemas } from "./restartRun.ts"
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
-const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
+const skipPostgres = postgresUrl === undefined
+  ? " (skipped: no PostgreSQL; export SWAPDESK_TEST_POSTGRES_URL=$(.ci/postgres) to run it, docs/storage.md)"
+  : ""
 
 const tradeBody = { tokenIn: "USDC", tokenOut: "SOL", amountIn: "10", network: "solana" }
 // More USDC than Alice holds: 422 INSUFFICIENT_BALANCE, journaled and kept like a success.

@@ -12,7 +12,9 @@ describe("DATABASE_URL on PostgreSQL", () => {
   const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
   it.skipIf(postgresUrl === undefined)(
     `keeps records in PostgreSQL that one server at a time may use${
-      postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
+      postgresUrl === undefined
+        ? " (skipped: no PostgreSQL; export SWAPDESK_TEST_POSTGRES_URL=$(.ci/postgres) to run it, docs/storage.md)"
+        : ""
     }`,
     async () => {
       // A schema of its own, so the store's conformance suite on the same database is not disturbed.

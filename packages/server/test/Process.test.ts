@@ -6,9 +6,11 @@
 // the real channels (an alert's mail arrives at a local SMTP server, its Telegram message at a local Bot API);
 // a request Node's parser refuses is answered with the error envelope in market time; a
 // client that hangs up in the middle of a body (reset, or half-closed and answered 400) leaves
-// nothing in the log; SIGTERM lets a request in flight finish and exits 0, answers requests that
-// arrive on open keep-alive connections and bodies still arriving with Connection: close, also
-// when started through `npx pnpm start`, after which no server process remains; off a loopback
+// nothing in the log; SIGTERM lets a request in flight finish and exits 0 (the advance is seen
+// running before the signal, and its answer, announcing Connection: close, is written after the server
+// took it), answers requests that arrive on open keep-alive connections and bodies still arriving
+// with Connection: close, also when started through `npx pnpm start`, after which no server process
+// remains (every step waits on what it needs, never on a guessed delay); off a loopback
 // HOST the control routes take SIM_CONTROL_KEY, generated and printed once when unset (tried only
 // from this machine's loopback addresses); and two fresh processes on one scenario, given the
 // same calls, write the same event log byte for byte.
@@ -21,7 +23,9 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { keys, testScenario } from "./harness.ts"
+import { holdInterface } from "./interfaceLock.ts"
 import { eventually, providersStandIn, smtpStandIn } from "./standIns.ts"
+import { waitUntil } from "./waitUntil.ts"
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url))
@@ -74,13 +78,36 @@ const json = async (running: Running, method: string, path: string, body?: unkno
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
-  return { status: response.status, body: await response.json() as any }
+  return { status: response.status, headers: response.headers, body: await response.json() as any }
 }
 
-/** Waits, up to 5 s, for `check` to hold. */
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((done) => setTimeout(done, 25))
-  assert.isTrue(check())
+/** Whether a new connection to `port` is refused: once it is, the server has taken the signal. */
+const refusesConnections = (port: number) =>
+  new Promise<boolean>((done) => {
+    const socket = connect(port, "127.0.0.1")
+    socket.on("connect", () => (socket.destroy(), done(false)))
+    socket.on("error", () => done(true))
+  })
+
+const START = Date.parse(testScenario.clock!.start!)
+const TWO_DAYS_MS = 2 * 86_400_000
+
+/**
+ * Sends a two-day advance and waits until the server is running it: the clock route answers while an
+ * advance runs and shows market time moving, and two days of it take the server about a second.
+ */
+const advanceInFlight = async (running: Running) => {
+  const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: TWO_DAYS_MS })
+  let seen = START
+  await waitUntil("the advance to be under way", async () => {
+    // Each look on a connection of its own, closed after it: an idle one would hold the drain open.
+    const clock = await fetch(running.baseUrl + "/v1/sim/clock", { headers: { connection: "close" } })
+    seen = Date.parse(((await clock.json()) as { data: { now: string } }).data.now)
+    return seen > START
+  }, { everyMs: 5 })
+  assert.isBelow(seen, START + TWO_DAYS_MS, "the advance had not finished when the signal was sent")
+  // Wrapped, or awaiting this function would await the answer too.
+  return { answer: inFlight }
 }
 
 /** A start-up that must fail: its exit code and what it printed on stderr. */
@@ -365,13 +392,13 @@ describe("the standalone server", () => {
 
   it("on SIGTERM finishes the request in flight and exits 0", async () => {
     const running = await start({ SCENARIO: writeScenario("term.json", testScenario) })
-    // Two days of market time take the event loop a while: long enough to signal mid-request.
-    const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: 2 * 86_400_000 })
-    await new Promise((done) => setTimeout(done, 150))
+    const advance = await advanceInFlight(running)
     running.child.kill("SIGTERM")
-    const reply = await inFlight
+    const reply = await advance.answer
     assert.strictEqual(reply.status, 200)
     assert.strictEqual(reply.body.data.now, "2026-01-03T00:00:00.000Z")
+    // Its head was written after the server took the signal: one written before it keeps the connection open.
+    assert.strictEqual(reply.headers.get("connection"), "close", "the answer came after the signal")
     assert.strictEqual(await running.exited, 0)
   }, 60_000)
 
@@ -420,9 +447,7 @@ describe("the standalone server", () => {
     const scenario = writeScenario("control.json", testScenario)
     const open = await start({ SCENARIO: scenario, HOST: "0.0.0.0" })
     try {
-      for (let i = 0; i < 100 && !open.output().includes("shown once"); i++) {
-        await new Promise((done) => setTimeout(done, 20))
-      }
+      await waitUntil("the generated key", () => open.output().includes("shown once"))
       const printed = /Authorization: Bearer (\S+) \(generated now, shown once\)/.exec(open.output())
       assert.isNotNull(printed, open.output())
       const key = printed![1]!
@@ -481,25 +506,20 @@ describe("the standalone server", () => {
         })
       const keptAlive = await open()
       keptAlive.send("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
-      await until(() => keptAlive.received().includes("\"ok\""))
+      await waitUntil("the health answer", () => keptAlive.received().includes("\"ok\""))
       assert.notMatch(keptAlive.received(), /connection: close/i)
       const body = JSON.stringify({ ms: 1000 })
       const slow = await open()
+      // Node answers `Expect: 100-continue` once it has parsed the head and handed the request on:
+      // from then on the request is the server's, with its body still to come.
       slow.send(
-        `POST /v1/sim/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${
-          body.slice(0, 4)
-        }`
+        `POST /v1/sim/clock/advance HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body.slice(0, 4)}`
       )
-      await new Promise((done) => setTimeout(done, 200))
+      await waitUntil("100 Continue", () => slow.received().startsWith("HTTP/1.1 100 Continue\r\n\r\n"))
       running.child.kill("SIGTERM")
-      await new Promise((done) => setTimeout(done, 500))
-      // No new connection is accepted.
-      const refused = await new Promise<boolean>((done) => {
-        const socket = connect(port, "127.0.0.1")
-        socket.on("connect", () => (socket.destroy(), done(false)))
-        socket.on("error", () => done(true))
-      })
-      assert.isTrue(refused, "a new connection is refused once the signal arrived")
+      // No new connection is accepted once the server has taken the signal; the open ones stay.
+      await waitUntil("a new connection to be refused", () => refusesConnections(port))
       keptAlive.send("GET /v1/sim/clock HTTP/1.1\r\nHost: x\r\n\r\n")
       slow.send(body.slice(4))
       await Promise.all([keptAlive.closed, slow.closed])
@@ -507,9 +527,10 @@ describe("the standalone server", () => {
       assert.match(second, /^200 /, keptAlive.received())
       assert.match(second, /connection: close/i)
       assert.include(second, "\"mode\":\"manual\"")
-      assert.match(slow.received(), /^HTTP\/1.1 200 /)
-      assert.match(slow.received(), /connection: close/i)
-      assert.include(slow.received(), "2026-01-01T00:00:01.000Z")
+      const answer = slow.received().slice("HTTP/1.1 100 Continue\r\n\r\n".length)
+      assert.match(answer, /^HTTP\/1.1 200 /)
+      assert.match(answer, /connection: close/i)
+      assert.include(answer, "2026-01-01T00:00:01.000Z")
       assert.strictEqual(await running.exited, 0)
     },
     60_000
@@ -519,15 +540,17 @@ describe("the standalone server", () => {
     "started through npx pnpm start, SIGTERM reaches the server: the request in flight is answered and no process remains",
     async () => {
       const marker = `swapdesk-orphan-check-${process.pid}-${Date.now()}`
+      // `pnpm start` builds the interface first: not while another test file's server reads it.
+      const release = await holdInterface("build")
       const running = await start(
         { SCENARIO: writeScenario("npx.json", testScenario), SWAPDESK_TEST_MARKER: marker },
         ["npx", "-y", "pnpm@12.21.0", "start"]
-      )
-      const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: 2 * 86_400_000 })
-      await new Promise((done) => setTimeout(done, 150))
+      ).finally(release)
+      const advance = await advanceInFlight(running)
       running.child.kill("SIGTERM")
-      const reply = await inFlight
+      const reply = await advance.answer
       assert.strictEqual(reply.status, 200)
+      assert.strictEqual(reply.headers.get("connection"), "close", "the answer came after the signal")
       await running.exited
       // Whichever process holds the marker in its environment is one the start left behind.
       const remaining = async () => {
@@ -541,8 +564,7 @@ describe("the standalone server", () => {
           }
         })
       }
-      for (let i = 0; i < 100 && (await remaining()).length > 0; i++) await new Promise((done) => setTimeout(done, 100))
-      assert.deepStrictEqual(await remaining(), [])
+      await waitUntil("no process to remain", async () => (await remaining()).length === 0, { everyMs: 100 })
     },
     90_000
   )

@@ -212,7 +212,8 @@ layer(server.layer, { excludeTestServices: true })("races over HTTP", (it) => {
         })
         const users = all(Array.from({ length: 15 }, () => user))
         const revoke = Effect.gen(function*() {
-          yield* Effect.sleep(`${5 + round * 3} millis`)
+          // Later in each round: after 15, 30, ... uses have been answered.
+          while (uses.length < 15 * (round + 1)) yield* Effect.sleep("1 millis")
           const reply = yield* client.send({
             method: "DELETE",
             path: `/v1/auth/api-keys/${id}`,

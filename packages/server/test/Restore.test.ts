@@ -15,7 +15,9 @@ import { keys } from "./harness.ts"
 import { eventually, httpReceiver, observe, ok, type RunState, runSteps, withPostgresSchemas } from "./restartRun.ts"
 
 const postgresUrl = process.env["SWAPDESK_TEST_POSTGRES_URL"]
-const skipPostgres = postgresUrl === undefined ? " (skipped: set SWAPDESK_TEST_POSTGRES_URL, see docs/storage.md)" : ""
+const skipPostgres = postgresUrl === undefined
+  ? " (skipped: no PostgreSQL; export SWAPDESK_TEST_POSTGRES_URL=$(.ci/postgres) to run it, docs/storage.md)"
+  : ""
 
 let receiver: Awaited<ReturnType<typeof httpReceiver>>
 beforeAll(async () => {
@@ -211,7 +213,14 @@ const notificationsAcrossRestart = async (databaseUrl: string) => {
   try {
     await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 60_000 })
     await eventually("the retry", () => telegram.received.length === 3)
-    const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+    // The stand-in has the message before the server has its answer: the outbox counts the attempt after.
+    let outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+    await eventually("the retry's answer, in the outbox", async () => {
+      outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+      return outbox.notifications.some((n: { alertId: string; attempts: number }) =>
+        n.alertId === failedAlert && n.attempts === 2
+      )
+    })
     expect(
       outbox.notifications.map((n: { alertId: string; status: string; attempts: number }) => [
         n.alertId,

@@ -1,7 +1,8 @@
 // Proves that the in-memory, SQLite and PostgreSQL stores answer every repository port of core alike:
 // the same tests run against the three (SQLite on a temporary file, PostgreSQL on the database in
 // SWAPDESK_TEST_POSTGRES_URL, which .ci/run provides, a fresh schema per test), and on the two SQL stores the idempotency and
-// revocation invariants hold across two clients with their own connections, and the caches in front
+// revocation invariants hold across two clients with their own connections, the Free plan's alert
+// limit across two processes (released together, each seen starting before the other ended), and the caches in front
 // of keys, accounts and final trades read again what another client changed, even by plain SQL. The
 // SQL stores run the suite a second time as a sole writer (the simulator server's mode): every
 // single-client test passes alike, its own writes are seen at once, and (by design) a change made
@@ -28,11 +29,12 @@ import type { AlertRecord, ApiKeyRecord, OrderRecord, TradeRecord, WebhookDelive
 import { SqlStore, type StoreRepositories } from "@swapdesk/store"
 import { type Context, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import { execFile } from "node:child_process"
+import { spawn } from "node:child_process"
 import { randomUUID } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 
@@ -87,8 +89,9 @@ const sharedStores: ReadonlyArray<Store & { readonly skip?: string }> = [
     sql: true,
     ...(postgresUrl === undefined
       ? {
-        skip: "no PostgreSQL: set SWAPDESK_TEST_POSTGRES_URL=postgres://user:pass@127.0.0.1:5432/db (.ci/run installs "
-          + "and starts one) to run these"
+        skip:
+          "no PostgreSQL: set SWAPDESK_TEST_POSTGRES_URL=postgres://user:pass@127.0.0.1:5432/db (.ci/postgres installs, "
+          + "starts and prints one) to run these"
       }
       : {}),
     // A schema of its own per test (PostgreSQL's `search_path` in the URL): an empty store, and
@@ -222,15 +225,43 @@ const freeAccount = {
 } as const
 const alertBody = { type: "price", token: "SOL", condition: "above", targetPrice: 1e9, channel: "email" } as const
 
-/** Runs alertRacer.ts on `location` in a process of its own; answers its outcomes. */
-const race = (location: string, count: number, startAt: number) =>
-  new Promise<ReadonlyArray<string>>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [fileURLToPath(new URL("alertRacer.ts", import.meta.url)), location, String(count), String(startAt)],
-      (error, stdout, stderr) =>
-        error === null ? resolve(JSON.parse(stdout)) : reject(new Error(`${error.message}\n${stderr}`))
-    )
+interface Racer {
+  readonly outcomes: ReadonlyArray<string>
+  /** When its creations started and ended (epoch ms). */
+  readonly started: number
+  readonly ended: number
+}
+
+/**
+ * Runs alertRacer.ts on `location` in `processes` processes of their own, `count` creations each,
+ * released together once every one is connected; answers each one's outcomes and window.
+ */
+const race = (location: string, processes: number, count: number) =>
+  new Promise<ReadonlyArray<Racer>>((resolve, reject) => {
+    const said = { ready: 0, started: 0 }
+    const results: Array<Racer> = []
+    const tellAll = (line: string) => {
+      for (const child of children) child.stdin.write(`${line}\n`)
+    }
+    const children = Array.from({ length: processes }, () => {
+      const child = spawn(
+        process.execPath,
+        [fileURLToPath(new URL("alertRacer.ts", import.meta.url)), location, String(count)],
+        { stdio: ["pipe", "pipe", "pipe"] }
+      )
+      let stderr = ""
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+      createInterface({ input: child.stdout }).on("line", (line) => {
+        if (line === "ready" && ++said.ready === processes) tellAll("go")
+        else if (line === "started" && ++said.started === processes) tellAll("all started")
+        else if (line.startsWith("{")) results.push(JSON.parse(line))
+      })
+      child.on("close", (code) => {
+        if (code !== 0) reject(new Error(`alertRacer.ts exited ${code}\n${stderr}`))
+        else if (results.length === processes) resolve(results)
+      })
+      return child
+    })
   })
 
 /** Ids that never collide between two clients, as a CSPRNG's do between two processes. */
@@ -583,12 +614,14 @@ for (const store of stores) {
         "never lets a Free account hold more than 5 alerts when two processes create them at once",
         async () => {
           // Two processes (alertRacer.ts), each with its own Alerts, lock and connections, 8 creations
-          // each from the same instant, each pausing 2 ms between its count and its write: only the
-          // database can keep them to the limit.
+          // each, released together once both are connected, each pausing 2 ms between its count and
+          // its write: only the database can keep them to the limit.
           await run(Effect.flatMap(service(AccountRepository), (r) => r.save(freeAccount)))
-          const startAt = Date.now() + 4_000
-          const racers = await Promise.all([0, 1].map(() => race(location, 8, startAt)))
-          const outcomes = racers.flat()
+          const [one, two] = await race(location, 2, 8)
+          // They raced: each one's creations began before the other's were over.
+          expect(one!.started).toBeLessThan(two!.ended)
+          expect(two!.started).toBeLessThan(one!.ended)
+          const outcomes = [...one!.outcomes, ...two!.outcomes]
           expect(outcomes.filter((o) => o === "Created")).toHaveLength(FREE_PLAN_ALERTS_MAX)
           expect(outcomes.filter((o) => o === "AlertLimitExceeded")).toHaveLength(16 - FREE_PLAN_ALERTS_MAX)
           const stored = await run(

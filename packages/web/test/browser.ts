@@ -10,6 +10,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Locator, type Page } from "playwright-core"
+import { holdInterface } from "./interfaceLock.ts"
 
 const root = new URL("../../../", import.meta.url).pathname
 
@@ -34,17 +35,19 @@ export interface RunningServer {
  * Starts `packages/server/src/main.ts` on `scenario` at an ephemeral loopback port, with `env` over
  * the defaults (`HOST: "0.0.0.0"` listens beyond loopback; the page is still reached at 127.0.0.1).
  */
-export const startServer = (
+export const startServer = async (
   scenario: ScenarioFile = manualScenario,
   env: Readonly<Record<string, string>> = {}
 ): Promise<RunningServer> => {
   const file = join(mkdtempSync(join(tmpdir(), "swapdesk-web-")), "scenario.json")
   writeFileSync(file, JSON.stringify(scenario))
+  // Not while another test file builds the interface: the server reads its files as it starts.
+  const release = await holdInterface("read")
   const child = spawn(process.execPath, [join(root, "packages/server/src/main.ts")], {
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: file, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
-  return new Promise((resolve, reject) => {
+  const started = new Promise<RunningServer>((resolve, reject) => {
     let output = ""
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
@@ -64,6 +67,11 @@ export const startServer = (
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
     child.once("exit", (code) => reject(new Error(`the server exited (${code}) before listening:\n${output}`)))
   })
+  try {
+    return await started
+  } finally {
+    await release()
+  }
 }
 
 /** The launch flags that work in this project's containers (docs/interface.md). */
