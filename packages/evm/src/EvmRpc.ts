@@ -325,7 +325,13 @@ export const makeEvmRpc = (settings: EvmRpcSettings): EvmRpc => {
           tokens,
           (token) =>
             call(() =>
-              client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner], blockNumber })
+              client.readContract({
+                address: token,
+                abi: erc20Abi,
+                functionName: "balanceOf",
+                args: [owner],
+                blockNumber
+              })
             ),
           { concurrency: 8 }
         )
@@ -364,11 +370,15 @@ export const makeEvmRpc = (settings: EvmRpcSettings): EvmRpc => {
       if (Option.isNone(found)) return { _tag: "NotMined" } as const
       const mined = found.value
       const [block, head] = yield* Effect.all([
-        call(() => client.request({ method: "eth_getBlockByNumber", params: [`0x${mined.blockNumber.toString(16)}`, false] })),
+        call(() =>
+          client.request({ method: "eth_getBlockByNumber", params: [`0x${mined.blockNumber.toString(16)}`, false] })
+        ),
         headBlock
       ], { concurrency: 2 })
       // A receipt from a block the canonical chain no longer has at that height counts for nothing.
-      if (block === null || block.hash !== mined.blockHash || head < mined.blockNumber) return { _tag: "NotMined" } as const
+      if (block === null || block.hash !== mined.blockHash || head < mined.blockNumber) {
+        return { _tag: "NotMined" } as const
+      }
       const blocks = Number(head - mined.blockNumber) + 1
       return { _tag: "Mined", receipt: mined, depth: blocks, confirmed: blocks >= settings.confirmations } as const
     })

@@ -7,8 +7,8 @@ import { Data } from "effect"
 import {
   BaseError,
   ContractFunctionRevertedError,
-  HttpRequestError,
   type Hex,
+  HttpRequestError,
   IntrinsicGasTooLowError,
   RpcRequestError,
   SocketClosedError,
@@ -130,7 +130,9 @@ export const rpcFailure = (network: EvmNetwork, error: unknown): EvmRpcFailure =
     return new InsufficientGas({ network, reason: firstLine(text) })
   }
   for (const cause of chain) {
-    if (cause instanceof TimeoutError) return new NetworkUnavailable({ network, reason: "the RPC did not answer in time" })
+    if (cause instanceof TimeoutError) {
+      return new NetworkUnavailable({ network, reason: "the RPC did not answer in time" })
+    }
     if (cause instanceof SocketClosedError || cause instanceof WebSocketRequestError) {
       return new NetworkUnavailable({ network, reason: "the RPC connection closed" })
     }

@@ -30,7 +30,6 @@ const EnvName = Schema.String.check(
   Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be an environment variable name (letters, digits, _)" })
 )
 
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
 /** One supported token of a network. */
 export const LiveToken = Schema.Struct({
@@ -58,32 +57,6 @@ export const LiveContracts = Schema.Struct({
   swapdeskRouter: Schema.optionalKey(EvmAddress)
 })
 
-/**
- * Checks across a network's fields: symbols and addresses listed once, and the quote token among
- * them. ETH is the native coin and is never listed.
- */
-const networkChecks = Schema.makeFilter((network: {
-  readonly quoteToken: string
-  readonly tokens: ReadonlyArray<{ readonly symbol: string; readonly address: string }>
-}) => {
-  const issues: Array<Schema.FilterIssue> = []
-  network.tokens.forEach((token, i) => {
-    if (token.symbol === "ETH") {
-      issues.push({ path: ["tokens", i, "symbol"], issue: "is the native coin: it is not listed (WETH is)" })
-    }
-    if (network.tokens.findIndex((t) => t.symbol === token.symbol) < i) {
-      issues.push({ path: ["tokens", i, "symbol"], issue: "is listed twice" })
-    }
-    if (network.tokens.findIndex((t) => sameAddress(t.address, token.address)) < i) {
-      issues.push({ path: ["tokens", i, "address"], issue: "is listed twice" })
-    }
-  })
-  if (!network.tokens.some((t) => t.symbol === network.quoteToken)) {
-    issues.push({ path: ["quoteToken"], issue: "must be one of the network's tokens" })
-  }
-  return issues
-})
-
 /** One EVM network's settings. */
 export const LiveNetwork = Schema.Struct({
   rpcUrl: Schema.String.check(
@@ -101,7 +74,7 @@ export const LiveNetwork = Schema.Struct({
   executorKeyEnv: EnvName,
   tokens: Schema.Array(LiveToken),
   contracts: Schema.optionalKey(LiveContracts)
-}).check(networkChecks)
+})
 export type LiveNetwork = typeof LiveNetwork.Type
 
 const refusedSolana = Schema.Unknown.check(
@@ -130,11 +103,7 @@ export const LiveApiKey = Schema.Struct({
     )
   ),
   scopes: Schema.Array(ApiScope)
-}).check(
-  Schema.makeFilter((k: { readonly key?: string; readonly keyHash?: string }) =>
-    (k.key === undefined) !== (k.keyHash === undefined) || "must give exactly one of key and keyHash"
-  )
-)
+})
 
 /** A wallet: delegated when it names the variable holding its signing key, external otherwise. */
 export const LiveWallet = Schema.Struct({
@@ -168,47 +137,6 @@ export const LiveFxFeed = Schema.Struct({
   aggregator: EvmAddress
 })
 
-/** Checks across the file: ids, keys and wallets unique, wallets and feeds on configured networks. */
-const fileChecks = Schema.makeFilter((file: {
-  readonly networks: Readonly<Record<string, unknown>>
-  readonly accounts: ReadonlyArray<typeof LiveAccount.Type>
-  readonly fx?: Readonly<Record<string, { readonly network: string }>>
-}) => {
-  const issues: Array<Schema.FilterIssue> = []
-  const configured = (network: string) => network !== "solana" && file.networks[network] !== undefined
-  const ids = new Set<string>()
-  const secrets = new Set<string>()
-  const wallets = new Set<string>()
-  file.accounts.forEach((account, a) => {
-    if (ids.has(account.id)) issues.push({ path: ["accounts", a, "id"], issue: "is used by another account" })
-    ids.add(account.id)
-    account.apiKeys?.forEach((k, i) => {
-      const secret = k.key ?? k.keyHash ?? ""
-      const field = k.key !== undefined ? "key" : "keyHash"
-      if (secrets.has(secret)) issues.push({ path: ["accounts", a, "apiKeys", i, field], issue: "is not unique" })
-      secrets.add(secret)
-    })
-    const networksSeen = new Set<string>()
-    account.wallets?.forEach((w, i) => {
-      if (!configured(w.network)) {
-        issues.push({ path: ["accounts", a, "wallets", i, "network"], issue: "is not a network of this file" })
-      } else if (networksSeen.has(w.network)) {
-        issues.push({ path: ["accounts", a, "wallets", i, "network"], issue: "has a second wallet on the same network" })
-      }
-      networksSeen.add(w.network)
-      const walletKey = `${w.network}:${w.address.toLowerCase()}`
-      if (wallets.has(walletKey)) {
-        issues.push({ path: ["accounts", a, "wallets", i, "address"], issue: "belongs to another account's wallet" })
-      }
-      wallets.add(walletKey)
-    })
-  })
-  for (const [currency, feed] of Object.entries(file.fx ?? {})) {
-    if (!configured(feed.network)) issues.push({ path: ["fx", currency, "network"], issue: "is not a network of this file" })
-  }
-  return issues
-})
-
 /** The live configuration file as decoded. */
 export const LiveConfig = Schema.Struct({
   /** Where an editor finds the file's JSON Schema; not read otherwise. */
@@ -222,7 +150,7 @@ export const LiveConfig = Schema.Struct({
       LiveFxFeed
     )
   )
-}).check(fileChecks)
+})
 export type LiveConfig = typeof LiveConfig.Type
 
 /** A problem in the file: where, what is wrong, and the value found there (absent for text that is not JSON). */
@@ -256,19 +184,116 @@ const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
 
 const toIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
+type Json = Record<string, unknown>
+const objectAt = (value: unknown): Json | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? value as Json : undefined
+const arrayAt = (value: unknown): ReadonlyArray<unknown> => Array.isArray(value) ? value : []
+const stringAt = (value: unknown): string | undefined => typeof value === "string" ? value : undefined
+
+/**
+ * Rules across fields: a network's symbols and addresses listed once and its quote token among
+ * them; one of `key` and `keyHash` per API key; ids, keys and wallets unique; wallets and fx feeds on
+ * networks of the file. Run on the raw input, beside the schema, so that a file is reported whole in
+ * one pass even when some of these fields are also malformed.
+ */
+const crossChecks = (input: unknown): Array<LiveConfigIssue> => {
+  const issues: Array<LiveConfigIssue> = []
+  const issue = (path: ReadonlyArray<string | number>, message: string, value: unknown) =>
+    issues.push({ path: path.join("."), message, value })
+  const networks = objectAt(objectAt(input)?.["networks"]) ?? {}
+  const configured = (name: unknown) =>
+    (name === "ethereum" || name === "base" || name === "arbitrum") && objectAt(networks[name]) !== undefined
+  for (const name of ["ethereum", "base", "arbitrum"]) {
+    const network = objectAt(networks[name])
+    if (network === undefined) continue
+    const tokens = arrayAt(network["tokens"]).map((t) => objectAt(t) ?? {})
+    const symbols = tokens.map((t) => stringAt(t["symbol"]))
+    const addresses = tokens.map((t) => stringAt(t["address"])?.toLowerCase())
+    tokens.forEach((_, i) => {
+      const symbol = symbols[i]
+      const address = addresses[i]
+      if (symbol === "ETH") {
+        issue(["networks", name, "tokens", i, "symbol"], "is the native coin: list WETH instead", symbol)
+      } else if (symbol !== undefined && symbols.indexOf(symbol) < i) {
+        issue(["networks", name, "tokens", i, "symbol"], "is listed twice", symbol)
+      }
+      if (address !== undefined && addresses.indexOf(address) < i) {
+        issue(["networks", name, "tokens", i, "address"], "is listed twice", tokens[i]?.["address"])
+      }
+    })
+    const quoteToken = network["quoteToken"]
+    if (typeof quoteToken === "string" && !symbols.includes(quoteToken)) {
+      issue(["networks", name, "quoteToken"], "must be one of the network's tokens", quoteToken)
+    }
+  }
+  const ids = new Set<string>()
+  const secrets = new Set<string>()
+  const wallets = new Set<string>()
+  arrayAt(objectAt(input)?.["accounts"]).forEach((raw, a) => {
+    const account = objectAt(raw) ?? {}
+    const id = stringAt(account["id"])
+    if (id !== undefined && ids.has(id)) issue(["accounts", a, "id"], "is used by another account", id)
+    if (id !== undefined) ids.add(id)
+    arrayAt(account["apiKeys"]).forEach((rawKey, i) => {
+      const apiKey = objectAt(rawKey)
+      if (apiKey === undefined) return
+      const key = stringAt(apiKey["key"])
+      const keyHash = stringAt(apiKey["keyHash"])
+      if ((key === undefined) === (keyHash === undefined) && ("key" in apiKey) === ("keyHash" in apiKey)) {
+        issue(["accounts", a, "apiKeys", i], "must give exactly one of key and keyHash", apiKey)
+      }
+      for (const [field, secret] of [["key", key], ["keyHash", keyHash]] as const) {
+        if (secret === undefined) continue
+        if (secrets.has(secret)) issue(["accounts", a, "apiKeys", i, field], "is not unique", secret)
+        secrets.add(secret)
+      }
+    })
+    const networksSeen = new Set<unknown>()
+    arrayAt(account["wallets"]).forEach((rawWallet, i) => {
+      const wallet = objectAt(rawWallet) ?? {}
+      const network = wallet["network"]
+      if (!configured(network)) {
+        issue(["accounts", a, "wallets", i, "network"], "is not a network of this file", network)
+      } else if (networksSeen.has(network)) {
+        issue(["accounts", a, "wallets", i, "network"], "has a second wallet on the same network", network)
+      }
+      networksSeen.add(network)
+      const address = stringAt(wallet["address"])
+      if (address === undefined) return
+      const walletKey = `${String(network)}:${address.toLowerCase()}`
+      if (wallets.has(walletKey)) {
+        issue(["accounts", a, "wallets", i, "address"], "belongs to another account's wallet", address)
+      }
+      wallets.add(walletKey)
+    })
+  })
+  for (const [currency, feed] of Object.entries(objectAt(objectAt(input)?.["fx"]) ?? {})) {
+    const network = objectAt(feed)?.["network"]
+    if (network !== undefined && !configured(network)) {
+      issue(["fx", currency, "network"], "is not a network of this file", network)
+    }
+  }
+  return issues
+}
+
 /** Decodes a live configuration, or throws `InvalidLiveConfig` naming every bad field and its value. */
 export const decodeLiveConfig = (input: unknown): LiveConfig => {
   const decoded = Schema.decodeUnknownExit(LiveConfig)(input, { errors: "all", onExcessProperty: "error" })
-  if (decoded._tag === "Success") return decoded.value
-  const failure = decoded.cause.reasons.find((r) => r._tag === "Fail")
-  const issue = failure !== undefined && Schema.isSchemaError(failure.error) ? failure.error.issue : undefined
-  if (issue === undefined) throw new InvalidLiveConfig([{ path: "", message: "could not be decoded", value: input }])
-  throw new InvalidLiveConfig(
-    toIssues(issue).issues.map((i) => {
+  const issues: Array<LiveConfigIssue> = []
+  if (decoded._tag === "Failure") {
+    const failure = decoded.cause.reasons.find((r) => r._tag === "Fail")
+    const issue = failure !== undefined && Schema.isSchemaError(failure.error) ? failure.error.issue : undefined
+    if (issue === undefined) throw new InvalidLiveConfig([{ path: "", message: "could not be decoded", value: input }])
+    for (const i of toIssues(issue).issues) {
       const path = (i.path ?? []) as ReadonlyArray<PropertyKey>
-      return { path: path.map(String).join("."), message: i.message, value: valueAt(input, path) }
-    })
-  )
+      issues.push({ path: path.map(String).join("."), message: i.message, value: valueAt(input, path) })
+    }
+  }
+  // A field the schema already refused is reported once, with the schema's message.
+  const reported = new Set(issues.map((i) => i.path))
+  issues.push(...crossChecks(input).filter((i) => !reported.has(i.path)))
+  if (issues.length > 0 || decoded._tag === "Failure") throw new InvalidLiveConfig(issues)
+  return decoded.value
 }
 
 /** Parses a live configuration file's text (JSON), or throws `InvalidLiveConfig`. */

@@ -12,7 +12,6 @@ export {
   swapdeskRouterBytecode,
   type SwapdeskRouterSettings
 } from "./contracts/SwapdeskRouter.ts"
-export { chainIdOf, EvmNetwork, evmNetworks, isEvmNetwork, nativeTokenAddress } from "./EvmNetwork.ts"
 export {
   type DelegatedSigner,
   readDelegatedSigners,
@@ -20,6 +19,7 @@ export {
   type SigningKeyProblem,
   SigningKeysUnavailable
 } from "./DelegatedSigners.ts"
+export { chainIdOf, EvmNetwork, evmNetworks, isEvmNetwork, nativeTokenAddress } from "./EvmNetwork.ts"
 export {
   defaultRpcTimeoutMs,
   type EvmRpc,
@@ -30,8 +30,8 @@ export {
   type SwapCall,
   type SwapGas,
   swapGasLimit,
-  swapOutcome,
   type SwapOutcome,
+  swapOutcome,
   type SwapQuote,
   swapTransaction,
   type TransactionDepth,
@@ -43,8 +43,8 @@ export {
   NetworkUnavailable,
   NoRoute,
   revertDataOf,
-  RpcRefused,
   rpcFailure,
+  RpcRefused,
   SlippageExceeded,
   TransactionReverted
 } from "./EvmRpcFailure.ts"
