@@ -267,27 +267,29 @@ export const makeEvmRpc = (settings: EvmRpcSettings): EvmRpc => {
       )
     )
 
+  /** The pool of `a` and `b` at `blockNumber` with its reserves (of `a`, of `b`), when it holds liquidity. */
+  const hop = (a: Address, b: Address, blockNumber: bigint) =>
+    pairOf(a, b, blockNumber).pipe(
+      Effect.flatMap((pair) =>
+        pair === zeroAddress
+          ? Effect.succeed(Option.none<readonly [Address, bigint, bigint]>())
+          : reservesOf(pair, a, blockNumber).pipe(
+            Effect.map(([rIn, rOut]) => rIn > 0n && rOut > 0n ? Option.some([pair, rIn, rOut] as const) : Option.none())
+          )
+      )
+    )
+
   /** The direct pool when it exists and holds liquidity, else through WETH. */
   const route = (tokenIn: Address, tokenOut: Address, blockNumber: bigint) =>
     Effect.gen(function*() {
       const noRoute = new NoRoute({ network, tokenIn, tokenOut })
-      const hop = (a: Address, b: Address) =>
-        pairOf(a, b, blockNumber).pipe(
-          Effect.flatMap((pair) =>
-            pair === zeroAddress
-              ? Effect.succeed(Option.none<readonly [Address, bigint, bigint]>())
-              : reservesOf(pair, a, blockNumber).pipe(
-                Effect.map(([rIn, rOut]) =>
-                  rIn > 0n && rOut > 0n ? Option.some([pair, rIn, rOut] as const) : Option.none()
-                )
-              )
-          )
-        )
       if (tokenIn === tokenOut) return yield* Effect.fail(noRoute)
-      const direct = yield* hop(tokenIn, tokenOut)
+      const direct = yield* hop(tokenIn, tokenOut, blockNumber)
       if (Option.isSome(direct)) return { path: [tokenIn, tokenOut], hops: [direct.value] }
       if (tokenIn === weth || tokenOut === weth) return yield* Effect.fail(noRoute)
-      const [first, second] = yield* Effect.all([hop(tokenIn, weth), hop(weth, tokenOut)], { concurrency: 2 })
+      const [first, second] = yield* Effect.all([hop(tokenIn, weth, blockNumber), hop(weth, tokenOut, blockNumber)], {
+        concurrency: 2
+      })
       if (Option.isNone(first) || Option.isNone(second)) return yield* Effect.fail(noRoute)
       return { path: [tokenIn, weth, tokenOut], hops: [first.value, second.value] }
     })

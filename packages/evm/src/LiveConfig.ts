@@ -30,7 +30,6 @@ const EnvName = Schema.String.check(
   Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: "must be an environment variable name (letters, digits, _)" })
 )
 
-
 /** One supported token of a network. */
 export const LiveToken = Schema.Struct({
   symbol: Schema.String.check(
