@@ -4,8 +4,9 @@
 // a mined swap below its minimum is SlippageExceeded, one with too little gas InsufficientGas; a
 // stopped node, and one that never answers, are NetworkUnavailable within the timeout; a node with
 // another chain id is refused; confirmations count up block by block and fall to nothing when a
-// reorganisation drops the transaction's block. Last, with a block every second, a swap sent right
-// after another one moved the same pool succeeds with the adapter's gas headroom.
+// reorganisation drops the transaction's block. The gas headroom: a swap estimated in the second
+// that moved its pools and mined in a later one runs out of gas at the bare estimate and succeeds
+// with the headroom; with a block every second, a swap right after another one succeeds.
 import { Effect, Exit, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import { type Address, erc20Abi, type Hash, maxUint256, parseUnits } from "viem"
@@ -66,7 +67,10 @@ const balanceOf = (token: Address, holder: Address) =>
 const signSwap = async (client: DevnetClient, swap: SwapCall, gas: bigint) => {
   const { data, value } = swapTransaction(swap)
   const request = await client.prepareTransactionRequest({ to: contract, data, value, gas })
-  return client.account.signTransaction!(request as Parameters<NonNullable<typeof client.account.signTransaction>>[0])
+  // The devnet's chain doubles every gas limit it prepares; this transaction carries exactly `gas`.
+  return client.account.signTransaction!(
+    { ...request, gas } as Parameters<NonNullable<typeof client.account.signTransaction>>[0]
+  )
 }
 
 const swapOf = (tokenIn: Address, tokenOut: Address, amountIn: bigint, path: ReadonlyArray<Address>, min = 0n) => ({
@@ -259,6 +263,43 @@ describe("EvmRpc on anvil", () => {
     } finally {
       hanging.closeAllConnections()
       await new Promise((resolve) => hanging.close(resolve))
+    }
+  })
+
+  it("needs the headroom: estimated in the second that moved the pools, mined in a later one", async () => {
+    const amountIn = parseUnits("40", 6)
+    const path = [usdc, market.uniswap.weth, uni]
+    const swap = () => swapOf(usdc, uni, amountIn, path)
+    // Blocks keep one timestamp while the pools move and the next swap is estimated...
+    await owner.request({ method: "anvil_setBlockTimestampInterval" as never, params: [0] as never })
+    let gas: { readonly estimate: bigint; readonly gasLimit: bigint }
+    let movedAt: bigint
+    try {
+      const first = swap()
+      const firstReceipt = await mined(
+        await run(rpc.broadcast(await signSwap(wallet, first, (await run(rpc.estimateSwapGas(first))).gasLimit)))
+      )
+      movedAt = (await owner.getBlock({ blockNumber: firstReceipt.blockNumber })).timestamp
+      gas = await run(rpc.estimateSwapGas(swap()))
+    } finally {
+      await owner.request({ method: "anvil_removeBlockTimestampInterval" as never, params: [] as never })
+    }
+    // ...and the swaps are mined in later seconds, where each pair writes its price accumulators.
+    await owner.request({ method: "evm_setAutomine" as never, params: [false] as never })
+    try {
+      const bare = await run(rpc.broadcast(await signSwap(wallet, swap(), gas.estimate)))
+      await owner.request({ method: "evm_mine" as never, params: [Number(movedAt) + 10] as never })
+      const bareReceipt = await mined(bare)
+      const padded = await run(rpc.broadcast(await signSwap(wallet, swap(), gas.gasLimit)))
+      await owner.request({ method: "evm_mine" as never, params: [Number(movedAt) + 20] as never })
+      const paddedReceipt = await mined(padded)
+      expect({ bare: bareReceipt.status, padded: paddedReceipt.status }).toEqual({
+        bare: "reverted",
+        padded: "success"
+      })
+      expect(Option.getOrThrow(await run(rpc.revertCause(bareReceipt)))._tag).toBe("InsufficientGas")
+    } finally {
+      await owner.request({ method: "evm_setAutomine" as never, params: [true] as never })
     }
   })
 
