@@ -1,5 +1,5 @@
 /**
- * The live configuration file (`LIVE_CONFIG`, docs/live.md): the EVM networks live mode trades on,
+ * The live configuration file (`LIVE_CONFIG`, packages/evm/README.md): the EVM networks live mode trades on,
  * their exchange and tokens, and the accounts with their keys and wallets. Decoded with a Schema
  * that reports every bad field in one pass, one line per field with its path and value, as a bad
  * scenario is reported. What needs the node (its chain id, the code at the addresses) is not
