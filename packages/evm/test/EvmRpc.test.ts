@@ -4,7 +4,8 @@
 // a mined swap below its minimum is SlippageExceeded, one with too little gas InsufficientGas; a
 // stopped node, and one that never answers, are NetworkUnavailable within the timeout; a node with
 // another chain id is refused; confirmations count up block by block and fall to nothing when a
-// reorganisation drops the transaction's block. The gas headroom: a swap estimated in the second
+// reorganisation drops the transaction's block, and a stale receipt from an RPC lagging the
+// reorganisation counts for nothing; tokens with no pool have no route. The gas headroom: a swap estimated in the second
 // that moved its pools and mined in a later one runs out of gas at the bare estimate and succeeds
 // with the headroom; with a block every second, a swap right after another one succeeds.
 import { Effect, Exit, Option } from "effect"
@@ -26,10 +27,12 @@ import {
   wrapEth
 } from "../src/devnet/index.ts"
 import {
+  decodeLiveConfig,
   deploySwapdeskRouter,
   type EvmRpc,
   type EvmRpcFailure,
   type EvmRpcSettings,
+  evmRpcSettingsOf,
   makeEvmRpc,
   nativeTokenAddress,
   type SwapCall,
@@ -120,15 +123,30 @@ beforeAll(async () => {
     wallet,
     await wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: "approve", args: [contract, maxUint256] })
   )
-  settings = {
-    network: "ethereum",
-    rpcUrl: anvil.rpcUrl,
-    chainId: 1,
-    confirmations: 3,
-    dex: market.uniswap,
-    swapdeskRouter: contract,
-    timeoutMs: 2_000
-  }
+  // The adapter's settings come from a live file naming what was just deployed.
+  const config = decodeLiveConfig({
+    networks: {
+      ethereum: {
+        rpcUrl: anvil.rpcUrl,
+        chainId: 1,
+        confirmations: 3,
+        startBlock: 0,
+        dex: { kind: "uniswap-v2", ...market.uniswap },
+        quoteToken: "USDC",
+        feeRecipient,
+        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM",
+        tokens: [
+          { symbol: "USDC", address: usdc, decimals: 6 },
+          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
+          { symbol: "LINK", address: link, decimals: 18 },
+          { symbol: "UNI", address: uni, decimals: 18 }
+        ],
+        contracts: { swapdeskRouter: contract }
+      }
+    },
+    accounts: []
+  })
+  settings = evmRpcSettingsOf("ethereum", config.networks.ethereum!, { timeoutMs: 2_000 })
   rpc = makeEvmRpc(settings)
 })
 
@@ -241,6 +259,46 @@ describe("EvmRpc on anvil", () => {
     // Replace the last four blocks (the transaction's and the three on top) with empty ones.
     await owner.request({ method: "anvil_reorg" as never, params: [4, []] as never })
     expect((await run(rpc.confirmations(hash)))._tag).toBe("NotMined")
+  })
+
+  it("does not count a stale receipt whose block the chain no longer has at that height", async () => {
+    const swap = swapOf(usdc, link, parseUnits("5", 6), [usdc, link])
+    const hash = await run(rpc.broadcast(await signSwap(wallet, swap, (await run(rpc.estimateSwapGas(swap))).gasLimit)))
+    await mined(hash)
+    const stale: unknown = await owner.request({
+      method: "eth_getTransactionReceipt" as never,
+      params: [hash] as never
+    })
+    await owner.request({ method: "anvil_reorg" as never, params: [1, []] as never })
+    for (let i = 0; i < 3; i++) await owner.request({ method: "evm_mine" as never, params: [] as never })
+    // An RPC whose receipt index lags the reorganisation: it forwards to the node but still has the old receipt.
+    const lagging: Server = createServer((request, response) => {
+      let body = ""
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+      request.on("end", () => {
+        const call = JSON.parse(body) as { id: number; method: string; params: Array<unknown> }
+        const answer = call.method === "eth_getTransactionReceipt" && call.params[0] === hash
+          ? Promise.resolve(JSON.stringify({ jsonrpc: "2.0", id: call.id, result: stale }))
+          : fetch(anvil.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
+            .then((r) => r.text())
+        void answer.then((text) => response.writeHead(200, { "content-type": "application/json" }).end(text))
+      })
+    })
+    await new Promise<void>((resolve) => lagging.listen(0, "127.0.0.1", resolve))
+    try {
+      const port = (lagging.address() as { port: number }).port
+      const behind = makeEvmRpc({ ...settings, rpcUrl: `http://127.0.0.1:${port}` })
+      expect(Option.isSome(await run(behind.receipt(hash)))).toBe(true)
+      expect((await run(behind.confirmations(hash)))._tag).toBe("NotMined")
+    } finally {
+      lagging.closeAllConnections()
+      await new Promise((resolve) => lagging.close(resolve))
+    }
+  })
+
+  it("finds no route between tokens with no pool, direct or through WETH", async () => {
+    const failure = await failureOf(rpc.quote({ tokenIn: link, tokenOut: uni, amountIn: 1n }))
+    expect(failure).toMatchObject({ _tag: "NoRoute", tokenIn: link, tokenOut: uni })
   })
 
   it("answers NetworkUnavailable within the timeout for a stopped node and for one that never answers", async () => {
