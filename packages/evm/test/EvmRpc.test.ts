@@ -5,9 +5,10 @@
 // stopped node, and one that never answers, are NetworkUnavailable within the timeout; a node with
 // another chain id is refused; confirmations count up block by block and fall to nothing when a
 // reorganisation drops the transaction's block, and a stale receipt from an RPC lagging the
-// reorganisation counts for nothing; tokens with no pool have no route. The gas headroom: a swap estimated in the second
-// that moved its pools and mined in a later one runs out of gas at the bare estimate and succeeds
-// with the headroom; with a block every second, a swap right after another one succeeds.
+// reorganisation counts for nothing; tokens with no pool have no route. The gas headroom: a swap
+// estimated in the second that moved its pools and mined in a later one runs out of gas at the bare
+// estimate and succeeds with the headroom; with a block every second, a swap right after another
+// one succeeds.
 import { Effect, Exit, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import { type Address, erc20Abi, type Hash, maxUint256, parseUnits } from "viem"
