@@ -12,4 +12,59 @@ export {
   swapdeskRouterBytecode,
   type SwapdeskRouterSettings
 } from "./contracts/SwapdeskRouter.ts"
+export {
+  type DelegatedSigner,
+  readDelegatedSigners,
+  signerAccount,
+  type SigningKeyProblem,
+  SigningKeysUnavailable
+} from "./DelegatedSigners.ts"
 export { chainIdOf, EvmNetwork, evmNetworks, isEvmNetwork, nativeTokenAddress } from "./EvmNetwork.ts"
+export {
+  defaultRpcTimeoutMs,
+  type EvmRpc,
+  type EvmRpcSettings,
+  evmRpcSettingsOf,
+  makeEvmRpc,
+  type RevertCause,
+  type SwapCall,
+  type SwapGas,
+  swapGasLimit,
+  type SwapOutcome,
+  swapOutcome,
+  type SwapQuote,
+  swapTransaction,
+  type TransactionDepth,
+  type WalletBalances
+} from "./EvmRpc.ts"
+export {
+  type EvmRpcFailure,
+  InsufficientGas,
+  NetworkUnavailable,
+  NoRoute,
+  revertDataOf,
+  rpcFailure,
+  RpcRefused,
+  SlippageExceeded,
+  TransactionReverted
+} from "./EvmRpcFailure.ts"
+export {
+  addressOf,
+  decodeLiveConfig,
+  EvmAddress,
+  InvalidLiveConfig,
+  LiveAccount,
+  LiveApiKey,
+  LiveConfig,
+  type LiveConfigIssue,
+  LiveContracts,
+  LiveDex,
+  LiveFxFeed,
+  LiveNetwork,
+  LiveNetworks,
+  liveNetworksOf,
+  LiveNotifications,
+  LiveToken,
+  LiveWallet,
+  parseLiveConfig
+} from "./LiveConfig.ts"
