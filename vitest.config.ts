@@ -17,14 +17,6 @@ export default defineConfig({
     // longest files wait on servers and browsers in other processes (docs/testing.md).
     maxWorkers: Math.max(2, availableParallelism()),
     sequence: { sequencer: LongestFirst },
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: "ApiRoutes",
-          include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "test/**/*.test.ts"]
-        }
-      }
-    ]
+    include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "test/**/*.test.ts"]
   }
 })
