@@ -28,7 +28,7 @@ import {
 import type { IdempotentClaim } from "@swapdesk/http"
 import type { SimulatorControl } from "@swapdesk/simulator"
 import type { JournalEntry } from "@swapdesk/store"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Result, Schema, SchemaIssue } from "effect"
 
 /** The world's own (unjournaled) services, which a journaled call runs on. */
 export interface JournaledServices {
@@ -101,6 +101,16 @@ export class JournalEntryRefused extends Error {
   }
 }
 
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** A decoding failure in one line: each problem with where it is in the entry's arguments. */
+const describe = (error: Schema.SchemaError): string =>
+  formatIssues(error.issue).issues.map((issue) => {
+    // The first segment is the decoded wrapper's (`args` or `claim`), not the entry's.
+    const path = (issue.path ?? []).slice(1).map(String).join(".")
+    return path === "" ? issue.message : `${path}: ${issue.message}`
+  }).join("; ")
+
 function decoderOf<Args, A, E>(
   operation: Omit<JournaledOperation<Args, A, E>, "decode">
 ): (entry: JournalEntry) => DecodedEntry {
@@ -108,7 +118,7 @@ function decoderOf<Args, A, E>(
   return (entry) => {
     const decoded = decodeArgs({ args: entry.args, claim: entry.args })
     if (Result.isFailure(decoded)) {
-      throw new JournalEntryRefused(entry.seq, entry.op, `no longer decodes: ${decoded.failure.message}`)
+      throw new JournalEntryRefused(entry.seq, entry.op, `no longer decodes (${describe(decoded.failure)})`)
     }
     const { args, claim: { idempotency } } = decoded.success
     const idempotent = operation.idempotent

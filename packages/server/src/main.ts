@@ -21,16 +21,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
-import {
-  ClientErrors,
-  DEFAULT_REQUEST_PATH,
-  gracefulShutdown,
-  isRequestPath,
-  parseCorsOrigins as corsOriginsOf,
-  REQUEST_PATHS,
-  type RequestPath,
-  serve
-} from "@swapdesk/http"
+import { ClientErrors, gracefulShutdown, serve } from "@swapdesk/http"
 import {
   decodeScenario,
   demoScenario,
@@ -51,13 +42,15 @@ import {
   SqlStore,
   UnansweredClaims
 } from "@swapdesk/store"
-import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
+import { Cause, Data, Effect, Layer, Redacted, Runtime } from "effect"
 import { HttpServer } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
+import { JournalEntryRefused } from "./JournaledOperations.ts"
+import { ServerSettings, settingRefusal } from "./ServerSettings.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
 
 /**
@@ -67,18 +60,6 @@ import { simulatorApp } from "./SimulatorServer.ts"
 class StartupFailure extends Data.TaggedError("StartupFailure")<{ readonly message: string }> {
   override readonly [Runtime.errorReported] = false
 }
-
-const settings = Config.all({
-  port: Config.String("PORT").pipe(Config.withDefault("3000")),
-  host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
-  scenario: Config.String("SCENARIO").pipe(Config.withDefault("")),
-  requestPath: Config.String("REQUEST_PATH").pipe(Config.withDefault("")),
-  controlKey: Config.String("SIM_CONTROL_KEY").pipe(Config.withDefault("")),
-  logMax: Config.String("SIM_LOG_MAX").pipe(Config.withDefault("")),
-  corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault("")),
-  databaseUrl: Config.String("DATABASE_URL").pipe(Config.withDefault("")),
-  allowPrivateUrls: Config.String("WEBHOOK_ALLOW_PRIVATE_URLS").pipe(Config.withDefault(""))
-})
 
 /**
  * Whether `host` is a loopback address, reachable from this machine only: `localhost`,
@@ -110,41 +91,9 @@ const controlFor = (
     : { access: undefined, generated: false }
 }
 
-/** `SIM_LOG_MAX`: how many entries the event log and the outbox each keep; 1 to 10,000,000. */
-const parseLogMax = (text: string): Effect.Effect<number | undefined, StartupFailure> => {
-  if (text === "") return Effect.succeed(undefined)
-  const max = /^[0-9]{1,8}$/.test(text) ? Number(text) : Number.NaN
-  return max >= 1 && max <= 10_000_000 ? Effect.succeed(max) : Effect.fail(
-    new StartupFailure({ message: `SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(text)})` })
-  )
-}
-
-/** `CORS_ORIGINS`: a comma-separated list of origins (`scheme://host[:port]`) browsers may call the API from. */
-const parseCorsOrigins = (text: string): Effect.Effect<ReadonlyArray<string>, StartupFailure> => {
-  const origins = corsOriginsOf(text)
-  return typeof origins === "string"
-    ? Effect.fail(new StartupFailure({ message: `CORS_ORIGINS: ${origins}` }))
-    : Effect.succeed(origins)
-}
-
-/**
- * `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`. Unset, the simulator's default: any host, as
- * local receivers are how its users test; `false` applies the address rule (docs/alerts.md#webhooks)
- * for a simulator that untrusted callers can reach.
- */
-const parseAllowPrivateUrls = (text: string): Effect.Effect<boolean, StartupFailure> =>
-  text === "" || text === "true"
-    ? Effect.succeed(true)
-    : text === "false"
-    ? Effect.succeed(false)
-    : Effect.fail(
-      new StartupFailure({
-        message: `WEBHOOK_ALLOW_PRIVATE_URLS must be true or false (found ${JSON.stringify(text)})`
-      })
-    )
-
-/** A URL with its password hidden, for messages. */
-const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
+/** `DATABASE_URL` with its password hidden, for messages. */
+const databaseLabel = (url: Redacted.Redacted<string>): string =>
+  `DATABASE_URL ${Redacted.value(url).replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")}`
 
 /** Where the records are kept, and (with a database) its journal and the restore from it. */
 type Store = Layer.Layer<
@@ -157,11 +106,13 @@ type Store = Layer.Layer<
  * migrated, with this process holding the database's simulator lock for its whole life, and the
  * simulation's journal, replayed once the world is built (docs/storage.md#what-a-restart-restores).
  */
-const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, StartupFailure> => {
-  if (databaseUrl === "") return Effect.succeed(undefined)
-  const label = `DATABASE_URL ${redactUrl(databaseUrl)}`
+const repositoriesOf = (
+  databaseUrl: Redacted.Redacted<string> | undefined
+): Effect.Effect<Store | undefined, StartupFailure> => {
+  if (databaseUrl === undefined) return Effect.succeed(undefined)
+  const label = databaseLabel(databaseUrl)
   return Effect.try({
-    try: () => SqlStore.parseDatabaseUrl(databaseUrl),
+    try: () => SqlStore.parseDatabaseUrl(Redacted.value(databaseUrl)),
     catch: (error) => new StartupFailure({ message: (error as Error).message })
   }).pipe(Effect.map((location) => {
     const client = SqlStore.layerClient(location).pipe(
@@ -195,30 +146,8 @@ const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, S
   }))
 }
 
-const parseRequestPath = (text: string): Effect.Effect<RequestPath, StartupFailure> => {
-  if (text === "") return Effect.succeed(DEFAULT_REQUEST_PATH)
-  return isRequestPath(text) ? Effect.succeed(text) : Effect.fail(
-    new StartupFailure({
-      message: `REQUEST_PATH must be one of ${REQUEST_PATHS.join(", ")} (found ${JSON.stringify(text)})`
-    })
-  )
-}
-
-/**
- * `PORT` as a TCP port; 0 asks the operating system for a free one (the log line says which). Only
- * digits: `Number` alone would read "", "0x50" or "8e3" as ports the operator never wrote.
- */
-const parsePort = (text: string): Effect.Effect<number, StartupFailure> => {
-  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
-  return port <= 65_535
-    ? Effect.succeed(port)
-    : Effect.fail(
-      new StartupFailure({ message: `PORT must be an integer from 0 to 65535 (found ${JSON.stringify(text)})` })
-    )
-}
-
-const loadScenario = (path: string): Effect.Effect<ScenarioFile, StartupFailure> => {
-  if (path === "") return Effect.sync(() => decodeScenario(demoScenario))
+const loadScenario = (path: string | undefined): Effect.Effect<ScenarioFile, StartupFailure> => {
+  if (path === undefined) return Effect.sync(() => decodeScenario(demoScenario))
   const failure = (problem: string) => new StartupFailure({ message: `SCENARIO ${path}: ${problem}` })
   return Effect.try({
     try: () => readFileSync(path, "utf8"),
@@ -245,6 +174,32 @@ const loadScenario = (path: string): Effect.Effect<ScenarioFile, StartupFailure>
   )
 }
 
+/**
+ * Why the world stored in the database cannot be restored, as an operator reads it: it was simulated
+ * on another scenario, or its journal holds an entry this server cannot replay. Both are the
+ * operator's to fix, not defects.
+ */
+const cannotRestore = (
+  databaseUrl: Redacted.Redacted<string> | undefined,
+  defect: unknown
+): StartupFailure | undefined => {
+  if (databaseUrl === undefined) return undefined
+  const label = databaseLabel(databaseUrl)
+  if (defect instanceof SnapshotRefused) {
+    return new StartupFailure({
+      message: `${label}: its snapshot was taken on another scenario (${defect.message}); ` +
+        "start the server on the scenario it ran with, or on a new database"
+    })
+  }
+  if (defect instanceof JournalEntryRefused) {
+    return new StartupFailure({
+      message: `${label}: its ${defect.message}; ` +
+        "start the version of the server that wrote it, or on a new database"
+    })
+  }
+  return undefined
+}
+
 /** Why the listening socket could not be opened, as an operator reads it. */
 const cannotListen = (host: string, port: number, cause: unknown): StartupFailure => {
   const code = (cause as { readonly code?: unknown } | undefined)?.code
@@ -261,13 +216,17 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, requestPath: requestPathText, scenario: scenarioPath, databaseUrl, ...more } =
-    yield* settings
-  const port = yield* parsePort(portText)
-  const requestPath = yield* parseRequestPath(requestPathText)
-  const logMax = yield* parseLogMax(more.logMax)
-  const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
-  const allowPrivateUrls = yield* parseAllowPrivateUrls(more.allowPrivateUrls)
+  const {
+    host,
+    port,
+    requestPath,
+    scenario: scenarioPath,
+    databaseUrl,
+    logMax,
+    corsOrigins,
+    allowPrivateUrls,
+    ...more
+  } = yield* Effect.mapError(ServerSettings, (error) => new StartupFailure({ message: settingRefusal(error) }))
   const scenario = yield* loadScenario(scenarioPath)
   // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
   // before the address is logged; they close when the server stops.
@@ -276,10 +235,10 @@ const program = Effect.gen(function*() {
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
-  const control = controlFor(host, more.controlKey)
+  const control = controlFor(host, more.controlKey === undefined ? "" : Redacted.value(more.controlKey))
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
-    const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
+    const label = scenarioPath ?? "the demo scenario"
     console.log(
       `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
     )
@@ -312,20 +271,10 @@ const program = Effect.gen(function*() {
   yield* Effect.scoped(
     Effect.andThen(
       Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server))).pipe(
-        // The stored world was simulated on another scenario: the operator's to fix, not a defect.
-        Effect.catchDefect((defect) =>
-          defect instanceof SnapshotRefused
-            ? Effect.fail(
-              new StartupFailure({
-                message:
-                  `DATABASE_URL ${
-                    redactUrl(databaseUrl)
-                  }: its snapshot was taken on another scenario (${defect.message}); ` +
-                  "start the server on the scenario it ran with, or on a new database"
-              })
-            )
-            : Effect.die(defect)
-        )
+        Effect.catchDefect((defect) => {
+          const refusal = cannotRestore(databaseUrl, defect)
+          return refusal === undefined ? Effect.die(defect) : Effect.fail(refusal)
+        })
       ),
       Effect.never.pipe(Effect.onInterrupt(() => Effect.promise(() => shutdown.drain())))
     )

@@ -1,0 +1,120 @@
+/**
+ * The standalone server's settings, read through Effect's `Config` from the environment
+ * (docs/server.md#settings): each one's name, default and accepted values are here, and a value the
+ * server cannot start with is refused in one line that names the setting and what it was given
+ * ({@link settingRefusal}). An empty setting is an unset one. The channel settings (`SMTP_URL` and
+ * its companions) are read by `@swapdesk/channels`.
+ */
+import { DEFAULT_REQUEST_PATH, parseCorsOrigins, REQUEST_PATHS } from "@swapdesk/http"
+import { Config, Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
+
+/**
+ * The text of a setting, read as `parse` reads it into a `Value`: the value, or why the server
+ * cannot start with it.
+ */
+const settingText = <A>(
+  Value: Schema.Codec<A>,
+  parse: (text: string) => { readonly value: A } | { readonly refusal: string }
+) =>
+  Schema.String.pipe(Schema.decodeTo(
+    Value,
+    SchemaTransformation.transformEffect({
+      decode: (text: string) => {
+        const parsed = parse(text)
+        return "value" in parsed
+          ? Effect.succeed(parsed.value)
+          : Effect.fail(new SchemaIssue.InvalidValue({ message: parsed.refusal }, text))
+      },
+      encode: (value: A) => Effect.succeed(String(value))
+    })
+  ))
+
+/**
+ * A whole number from `min` to `max`, written in digits only: `Number` alone would read "0x50",
+ * "8e3" or " 80" as numbers the operator never wrote.
+ */
+const wholeNumber = (name: string, min: number, max: number) =>
+  settingText(Schema.Number, (text) => {
+    const value = new RegExp(`^[0-9]{1,${String(max).length}}$`).test(text) ? Number(text) : Number.NaN
+    return value >= min && value <= max
+      ? { value }
+      : { refusal: `${name} must be an integer from ${min} to ${max} (found ${JSON.stringify(text)})` }
+  })
+
+/** One of `values`, exactly as written. */
+const oneOf = <const L extends string>(values: ReadonlyArray<L>, refusal: (found: string) => string) =>
+  settingText(Schema.Literals(values), (text) => {
+    const value = values.find((candidate) => candidate === text)
+    return value === undefined ? { refusal: refusal(JSON.stringify(text)) } : { value }
+  })
+
+/** `PORT`: a TCP port; 0 asks the operating system for a free one (the log line says which). */
+const Port = Config.schema(wholeNumber("PORT", 0, 65_535), "PORT").pipe(Config.withDefault(3000))
+
+/** `HOST`: the address to listen on. */
+const Host = Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+
+/** `SCENARIO`: the path of a scenario file; unset, the built-in demo scenario. */
+const Scenario = Config.String("SCENARIO").pipe(Config.withDefault(undefined))
+
+/** `REQUEST_PATH`: how the API is served (docs/decisions.md). */
+const RequestPath = Config.schema(
+  oneOf(REQUEST_PATHS, (found) => `REQUEST_PATH must be one of ${REQUEST_PATHS.join(", ")} (found ${found})`),
+  "REQUEST_PATH"
+).pipe(Config.withDefault(DEFAULT_REQUEST_PATH))
+
+/** `SIM_CONTROL_KEY`: the key the `/v1/sim` routes take (docs/simulator.md#control-routes). */
+const ControlKey = Config.Redacted("SIM_CONTROL_KEY").pipe(Config.withDefault(undefined))
+
+/** `SIM_LOG_MAX`: how many entries the event log and the outbox each keep; unset, the simulator's default. */
+const LogMax = Config.schema(wholeNumber("SIM_LOG_MAX", 1, 10_000_000), "SIM_LOG_MAX").pipe(
+  Config.withDefault(undefined)
+)
+
+/** `CORS_ORIGINS`: a comma-separated list of origins (`scheme://host[:port]`) browsers may call the API from. */
+const CorsOrigins = Config.schema(
+  settingText(Schema.Array(Schema.String), (text) => {
+    const origins = parseCorsOrigins(text)
+    return typeof origins === "string" ? { refusal: `CORS_ORIGINS: ${origins}` } : { value: origins }
+  }),
+  "CORS_ORIGINS"
+).pipe(Config.withDefault<ReadonlyArray<string>>([]))
+
+/** `DATABASE_URL`: where the records are kept (docs/storage.md); unset, in memory. It may hold a password. */
+const DatabaseUrl = Config.Redacted("DATABASE_URL").pipe(Config.withDefault(undefined))
+
+/**
+ * `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`. Unset, the simulator's default: any host, as
+ * local receivers are how its users test; `false` applies the address rule (docs/alerts.md#webhooks)
+ * for a simulator that untrusted callers can reach.
+ */
+const AllowPrivateUrls = Config.schema(
+  oneOf(
+    ["true", "false"],
+    (found) => `WEBHOOK_ALLOW_PRIVATE_URLS must be true or false (found ${found})`
+  ),
+  "WEBHOOK_ALLOW_PRIVATE_URLS"
+).pipe(Config.map((text) => text === "true"), Config.withDefault(true))
+
+/** Every setting of the standalone server, read in this order: the first it cannot start with is reported. */
+export const ServerSettings = Config.all({
+  port: Port,
+  host: Host,
+  scenario: Scenario,
+  requestPath: RequestPath,
+  controlKey: ControlKey,
+  logMax: LogMax,
+  corsOrigins: CorsOrigins,
+  databaseUrl: DatabaseUrl,
+  allowPrivateUrls: AllowPrivateUrls
+})
+
+/** The standalone server's settings, as read. */
+export type ServerSettings = Config.Success<typeof ServerSettings>
+
+/** A setting the server cannot start with, in the one line an operator reads. */
+export const settingRefusal = (error: Config.ConfigError): string => {
+  if (error.cause._tag !== "SchemaError") return error.message
+  const [issue] = SchemaIssue.makeFormatterStandardSchemaV1()(error.cause.issue).issues
+  return issue?.message ?? error.message
+}
