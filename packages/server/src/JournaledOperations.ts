@@ -103,12 +103,22 @@ export class JournalEntryRefused extends Error {
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** A decoding failure in one line: each problem with where it is in the entry's arguments. */
-const describe = (error: Schema.SchemaError): string =>
+/** The value at `path` in plain data, if any. */
+const valueAt = (data: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
+  path.reduce<unknown>(
+    (value, key) =>
+      typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined,
+    data
+  )
+
+/** A decoding failure of `stored` arguments in one line: each problem, where it is and what was found there. */
+const describe = (error: Schema.SchemaError, stored: unknown): string =>
   formatIssues(error.issue).issues.map((issue) => {
-    // The first segment is the decoded wrapper's (`args` or `claim`), not the entry's.
-    const path = (issue.path ?? []).slice(1).map(String).join(".")
-    return path === "" ? issue.message : `${path}: ${issue.message}`
+    // The first segment is the decoded wrapper's (`args` or `claim`), not the stored arguments'.
+    const path = (issue.path ?? []).slice(1).map((segment) => typeof segment === "object" ? segment.key : segment)
+    const found = valueAt(stored, path)
+    const where = path.length === 0 ? "" : `${path.map(String).join(".")}: `
+    return `${where}${issue.message}${found === undefined ? "" : ` (found ${JSON.stringify(found)})`}`
   }).join("; ")
 
 function decoderOf<Args, A, E>(
@@ -118,7 +128,7 @@ function decoderOf<Args, A, E>(
   return (entry) => {
     const decoded = decodeArgs({ args: entry.args, claim: entry.args })
     if (Result.isFailure(decoded)) {
-      throw new JournalEntryRefused(entry.seq, entry.op, `no longer decodes (${describe(decoded.failure)})`)
+      throw new JournalEntryRefused(entry.seq, entry.op, `no longer decodes (${describe(decoded.failure, entry.args)})`)
     }
     const { args, claim: { idempotency } } = decoded.success
     const idempotent = operation.idempotent
