@@ -4,7 +4,9 @@
  * the order the journal records it, its entry committed before it runs: the simulator is
  * deterministic, so replaying the journal from the scenario's seed at the same market times
  * rebuilds the market, the chains, the wallets, the pending trades, the open orders, the alerts'
- * state and the event log exactly. The realtime driver's advances are journaled at most once a
+ * state and the event log exactly. Which calls those are, how their arguments are stored and what
+ * each runs is one table (JournaledOperations), from which both the journaled services here and
+ * the replay derive. The realtime driver's advances are journaled at most once a
  * second of wall time (an advance to a later time runs every step the skipped ones would have).
  */
 import {
