@@ -215,6 +215,11 @@ const notificationsAcrossRestart = async (databaseUrl: string) => {
   try {
     await ok(server.baseUrl, "POST", "/v1/sim/clock/advance", { ms: 60_000 })
     await eventually("the retry", () => telegram.received.length === 3)
+    // The retry's outcome is recorded once its answer is back, a moment after the receiver has it.
+    await eventually("the retry's outcome, in the outbox", async () => {
+      const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
+      return outbox.notifications.every((n: { status: string }) => n.status !== "pending")
+    })
     const outbox = await ok(server.baseUrl, "GET", "/v1/sim/outbox")
     expect(
       outbox.notifications.map((n: { alertId: string; status: string; attempts: number }) => [
