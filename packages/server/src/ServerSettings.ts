@@ -1,9 +1,9 @@
 /**
- * The standalone server's settings, read through Effect's `Config` from the environment
- * (README.md, "Running on your own scenario"): each one's name, default and accepted values are here, and a value the
- * server cannot start with is refused in one line that names the setting and what it was given
- * ({@link settingRefusal}). An empty setting is an unset one. The channel settings (`SMTP_URL` and
- * its companions) are read by `@swapdesk/channels`.
+ * The standalone server's settings, read through Effect's `Config` from the environment (README.md,
+ * "Running on your own scenario"): each one's name, default and accepted values are here, and a
+ * value the server cannot start with is refused in one line that names the setting and what it was
+ * given ({@link settingRefusal}). An empty setting is an unset one, as Effect's environment provider
+ * reads it. The channel settings (`SMTP_URL` and its companions) are read by `@swapdesk/channels`.
  */
 import { DEFAULT_REQUEST_PATH, parseCorsOrigins, REQUEST_PATHS } from "@swapdesk/http"
 import { Config, Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
