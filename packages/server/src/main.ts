@@ -15,51 +15,26 @@
  * database no other simulator server holds. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
- * contract's error envelope too (`ClientErrors.ts`).
+ * contract's error envelope too (`ClientErrors.ts`). The settings are read in `ServerSettings.ts`
+ * and the database opened in `SimulatorDatabase.ts`; this module composes and runs the server.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
 import { ClientErrors, gracefulShutdown, serve } from "@swapdesk/http"
-import {
-  decodeScenario,
-  demoScenario,
-  InvalidScenario,
-  type ScenarioFile,
-  type SimulatorRepositories,
-  SnapshotRefused
-} from "@swapdesk/simulator"
-import {
-  AccountWritesSql,
-  acquireSimulatorLock,
-  layerCachedRepositoriesWith,
-  layerRestoringRepositories,
-  layerSqlRepositories,
-  type Restoring,
-  SimulatorJournal,
-  SimulatorSnapshots,
-  SqlStore,
-  UnansweredClaims
-} from "@swapdesk/store"
-import { Cause, Data, Effect, Layer, Redacted, Runtime } from "effect"
+import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
+import { Cause, Effect, Layer, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
-import { JournalEntryRefused } from "./JournaledOperations.ts"
 import { ServerSettings, settingRefusal } from "./ServerSettings.ts"
+import { cannotRestore, openSimulatorDatabase } from "./SimulatorDatabase.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
-
-/**
- * Why the server cannot start, in words an operator acts on. It is printed here, so the runtime
- * does not print it again as an error dump.
- */
-class StartupFailure extends Data.TaggedError("StartupFailure")<{ readonly message: string }> {
-  override readonly [Runtime.errorReported] = false
-}
+import { StartupFailure } from "./StartupFailure.ts"
 
 /**
  * Whether `host` is a loopback address, reachable from this machine only: `localhost`,
@@ -91,61 +66,6 @@ const controlFor = (
     : { access: undefined, generated: false }
 }
 
-/** `DATABASE_URL` with its password hidden, for messages. */
-const databaseLabel = (url: Redacted.Redacted<string>): string =>
-  `DATABASE_URL ${Redacted.value(url).replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")}`
-
-/** Where the records are kept, and (with a database) its journal and the restore from it. */
-type Store = Layer.Layer<
-  Layer.Success<SimulatorRepositories> | SimulatorJournal | SimulatorSnapshots | Restoring | UnansweredClaims,
-  StartupFailure
->
-
-/**
- * The records' store: in memory when `DATABASE_URL` is unset; otherwise the SQL store, opened and
- * migrated, with this process holding the database's simulator lock for its whole life, and the
- * simulation's journal, replayed once the world is built (docs/storage.md#what-a-restart-restores).
- */
-const repositoriesOf = (
-  databaseUrl: Redacted.Redacted<string> | undefined
-): Effect.Effect<Store | undefined, StartupFailure> => {
-  if (databaseUrl === undefined) return Effect.succeed(undefined)
-  const label = databaseLabel(databaseUrl)
-  return Effect.try({
-    try: () => SqlStore.parseDatabaseUrl(Redacted.value(databaseUrl)),
-    catch: (error) => new StartupFailure({ message: (error as Error).message })
-  }).pipe(Effect.map((location) => {
-    const client = SqlStore.layerClient(location).pipe(
-      Layer.catchCause((cause) =>
-        Layer.effectContext(
-          Effect.fail(
-            new StartupFailure({ message: `${label}: cannot open it (${Cause.pretty(cause).split("\n")[0]})` })
-          )
-        )
-      )
-    )
-    const lock = Layer.effectDiscard(acquireSimulatorLock.pipe(
-      Effect.mapError((error) =>
-        new StartupFailure({
-          message: error._tag === "SimulatorLockRefused"
-            ? `${label}: ${error.message}`
-            : `${label}: cannot lock it (${error.message})`
-        })
-      )
-    ))
-    // The lock is held before the journal is read. Keys, accounts and ended trades are read through
-    // the store's caches, and the Free plan's alert limit is held in the database as for any client.
-    // Holding the lock, this process is the only writer of the records (every write of its own goes
-    // through these caches), so they need no revision check (docs/storage.md#caches).
-    const live = layerCachedRepositoriesWith({ soleWriter: true }).pipe(Layer.provide(layerSqlRepositories))
-    return Layer.mergeAll(layerRestoringRepositories(live), AccountWritesSql, UnansweredClaims.layerSql).pipe(
-      Layer.provideMerge(Layer.merge(SimulatorJournal.layerSql, SimulatorSnapshots.layerSql)),
-      Layer.provide(lock),
-      Layer.provide(client)
-    )
-  }))
-}
-
 const loadScenario = (path: string | undefined): Effect.Effect<ScenarioFile, StartupFailure> => {
   if (path === undefined) return Effect.sync(() => decodeScenario(demoScenario))
   const failure = (problem: string) => new StartupFailure({ message: `SCENARIO ${path}: ${problem}` })
@@ -174,32 +94,6 @@ const loadScenario = (path: string | undefined): Effect.Effect<ScenarioFile, Sta
   )
 }
 
-/**
- * Why the world stored in the database cannot be restored, as an operator reads it: it was simulated
- * on another scenario, or its journal holds an entry this server cannot replay. Both are the
- * operator's to fix, not defects.
- */
-const cannotRestore = (
-  databaseUrl: Redacted.Redacted<string> | undefined,
-  defect: unknown
-): StartupFailure | undefined => {
-  if (databaseUrl === undefined) return undefined
-  const label = databaseLabel(databaseUrl)
-  if (defect instanceof SnapshotRefused) {
-    return new StartupFailure({
-      message: `${label}: its snapshot was taken on another scenario (${defect.message}); ` +
-        "start the server on the scenario it ran with, or on a new database"
-    })
-  }
-  if (defect instanceof JournalEntryRefused) {
-    return new StartupFailure({
-      message: `${label}: its ${defect.message}; ` +
-        "start the version of the server that wrote it, or on a new database"
-    })
-  }
-  return undefined
-}
-
 /** Why the listening socket could not be opened, as an operator reads it. */
 const cannotListen = (host: string, port: number, cause: unknown): StartupFailure => {
   const code = (cause as { readonly code?: unknown } | undefined)?.code
@@ -216,26 +110,20 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const {
-    host,
-    port,
-    requestPath,
-    scenario: scenarioPath,
-    databaseUrl,
-    logMax,
-    corsOrigins,
-    allowPrivateUrls,
-    ...more
-  } = yield* Effect.mapError(ServerSettings, (error) => new StartupFailure({ message: settingRefusal(error) }))
+  const settings = yield* Effect.mapError(
+    ServerSettings,
+    (error) => new StartupFailure({ message: settingRefusal(error) })
+  )
+  const { databaseUrl, host, port, scenario: scenarioPath } = settings
   const scenario = yield* loadScenario(scenarioPath)
   // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
   // before the address is logged; they close when the server stops.
-  const store = yield* repositoriesOf(databaseUrl)
+  const store = yield* openSimulatorDatabase(databaseUrl)
   const stored = store === undefined ? undefined : Layer.succeedContext(yield* Layer.build(store))
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
-  const control = controlFor(host, more.controlKey === undefined ? "" : Redacted.value(more.controlKey))
+  const control = controlFor(host, settings.controlKey === undefined ? "" : Redacted.value(settings.controlKey))
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
     const label = scenarioPath ?? "the demo scenario"
@@ -253,16 +141,19 @@ const program = Effect.gen(function*() {
   const nodeServer = createServer({ requireHostHeader: false })
   const shutdown = gracefulShutdown(nodeServer)
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), layerWebhookSender({ allowPrivateUrls }))
+  const adapters = Layer.merge(
+    Layer.succeed(ChannelTransport, channels),
+    layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
+  )
   const app = ClientErrors(nodeServer).pipe(
     Layer.provideMerge(simulatorApp(scenario, {
-      requestPath,
+      requestPath: settings.requestPath,
       adapters,
       repositories: stored ?? layerMemoryRepositories,
       durable: stored,
       control: control.access,
-      logMax,
-      corsOrigins
+      logMax: settings.logMax,
+      corsOrigins: settings.corsOrigins
     }))
   )
   // The address is logged once the whole app is built (a SQL store's seeding and indexes load after
