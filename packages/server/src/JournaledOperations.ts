@@ -1,5 +1,5 @@
 /**
- * The calls the simulator's journal records, as one table (docs/storage.md#the-journal): each entry
+ * The calls the simulator's journal records, as one table (docs/storage.md#what-a-restart-restores): each entry
  * is a call's name in the journal, the schema of its arguments (their journal form is the schema's
  * encoding, plain JSON) and the call itself, on the world's own services. The journaled services
  * (JournaledWorld) append an entry with the table's encoding and run the entry's call; a restart
@@ -26,7 +26,7 @@ import {
   type Webhooks
 } from "@swapdesk/core"
 import type { IdempotentClaim } from "@swapdesk/http"
-import type { SimulatorControl } from "@swapdesk/simulator"
+import { faultKinds, type SimulatorControl } from "@swapdesk/simulator"
 import type { JournalEntry } from "@swapdesk/store"
 import { Effect, Result, Schema, SchemaIssue } from "effect"
 
@@ -51,12 +51,15 @@ export interface IdempotentCall<Args, A> {
   readonly view: (value: A) => unknown
 }
 
+/** A call's arguments as the journal stores them: a JSON object. */
+type JournalArguments = { readonly [name: string]: unknown }
+
 /** One kind of journaled call. */
 export interface JournaledOperation<Args, A, E> {
   /** The call's name in the journal (`trades.create`, `control.advance`, ...). */
   readonly name: string
   /** Its arguments; their encoding is what the journal stores. */
-  readonly args: Schema.Codec<Args, unknown>
+  readonly args: Schema.Codec<Args, JournalArguments>
   /** The call, on the world's own services: the same when it is made and when it is replayed. */
   readonly run: (world: JournaledServices, args: Args) => Effect.Effect<A, E>
   readonly idempotent?: IdempotentCall<Args, A>
@@ -121,6 +124,7 @@ const describe = (error: Schema.SchemaError, stored: unknown): string =>
     return `${where}${issue.message}${found === undefined ? "" : ` (found ${JSON.stringify(found)})`}`
   }).join("; ")
 
+/** How an entry of `operation` is decoded; it throws a {@link JournalEntryRefused} for one that does not. */
 function decoderOf<Args, A, E>(
   operation: Omit<JournaledOperation<Args, A, E>, "decode">
 ): (entry: JournalEntry) => DecodedEntry {
@@ -149,7 +153,7 @@ const operation = <Args, A, E>(
 
 const AccountItem = Schema.Struct({ accountId: Schema.String, id: Schema.String })
 const accountBody = <B>(body: Schema.Codec<B, unknown>) => Schema.Struct({ accountId: Schema.String, body })
-const FaultKind = Schema.Literals(["outage", "congestion", "gas_spike"])
+const FaultKind = Schema.Literals(faultKinds)
 
 /** Every journaled call. */
 export const JournaledOperations = {
@@ -257,9 +261,9 @@ export const journalArguments = <Args, A, E>(
   operation: JournaledOperation<Args, A, E>,
   args: Args,
   claim: IdempotentClaim | undefined
-): unknown => {
+): JournalArguments => {
   const encoded = Schema.encodeSync(operation.args)(args)
-  return claim === undefined ? encoded : { ...(encoded as object), idempotency: claim }
+  return claim === undefined ? encoded : { ...encoded, idempotency: claim }
 }
 
 const byName: ReadonlyMap<string, (entry: JournalEntry) => DecodedEntry> = new Map(
