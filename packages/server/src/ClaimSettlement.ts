@@ -13,23 +13,11 @@
  * Only a starting server settles claims: it holds the simulator lock (the database's only writer)
  * and serves nothing yet, so no claim it reads belongs to a live request.
  */
-import {
-  type DomainError,
-  type IdempotencyStore,
-  orderView,
-  type StoredResponse,
-  toIso,
-  tradeCreatedView
-} from "@swapdesk/core"
+import { type DomainError, type IdempotencyStore, type StoredResponse, toIso } from "@swapdesk/core"
 import { type IdempotentClaim, keptResponse, successEnvelope, toApiError } from "@swapdesk/http"
-import type { JournalEntry, UnansweredClaim } from "@swapdesk/store"
+import type { UnansweredClaim } from "@swapdesk/store"
 import { Effect, Exit } from "effect"
-
-// The journaled calls an `Idempotency-Key` covers, with the view their handler answers success with.
-const views: Readonly<Record<string, (value: any) => unknown>> = {
-  "trades.create": tradeCreatedView,
-  "orders.create": orderView
-}
+import type { DecodedEntry } from "./JournaledOperations.ts"
 
 const identity = (accountId: string, claim: IdempotentClaim): string =>
   JSON.stringify([accountId, claim.key, claim.fingerprint, claim.claimedAt])
@@ -42,16 +30,17 @@ export const makeClaimSettlement = (
   const waiting = new Set(unanswered.map((claim) => identity(claim.accountId, claim)))
   const responses = new Map<string, StoredResponse | undefined>()
   return {
-    /** Keeps the response of a replayed call (`exit`, at market time `atMs`) that a claim waits for. */
-    record: (entry: JournalEntry, exit: Exit.Exit<unknown, unknown>, atMs: number): void => {
-      const view = views[entry.op]
-      const args = entry.args as { readonly accountId?: string; readonly idempotency?: IdempotentClaim }
-      if (view === undefined || args.idempotency === undefined || args.accountId === undefined) return
-      const id = identity(args.accountId, args.idempotency)
+    /**
+     * Keeps the response of a replayed call made for `claimed` (its outcome `exit`, whose success is
+     * the response's data, at market time `atMs`) when the claim waits for one.
+     */
+    record: (claimed: DecodedEntry["claim"], exit: Exit.Exit<unknown, unknown>, atMs: number): void => {
+      if (claimed === undefined) return
+      const id = identity(claimed.accountId, claimed.claim)
       if (!waiting.has(id)) return
       const timestamp = toIso(atMs)
       const enveloped = Exit.mapBoth(exit, {
-        onSuccess: (value) => successEnvelope(view(value), timestamp),
+        onSuccess: (data) => successEnvelope(data, timestamp),
         onFailure: (error) => toApiError(error as DomainError, atMs)
       })
       responses.set(id, keptResponse(201, enveloped))

@@ -4,7 +4,9 @@
  * the order the journal records it, its entry committed before it runs: the simulator is
  * deterministic, so replaying the journal from the scenario's seed at the same market times
  * rebuilds the market, the chains, the wallets, the pending trades, the open orders, the alerts'
- * state and the event log exactly. The realtime driver's advances are journaled at most once a
+ * state and the event log exactly. Which calls those are, how their arguments are stored and what
+ * each runs is one table (JournaledOperations), from which both the journaled services here and
+ * the replay derive. The realtime driver's advances are journaled at most once a
  * second of wall time (an advance to a later time runs every step the skipped ones would have).
  */
 import {
@@ -32,6 +34,13 @@ import { Restoring, SimulatorJournal, SimulatorSnapshots, UnansweredClaims } fro
 import { Clock, Context, Deferred, Effect, Layer, Semaphore } from "effect"
 import { createHash } from "node:crypto"
 import { makeClaimSettlement } from "./ClaimSettlement.ts"
+import {
+  decodeJournal,
+  journalArguments,
+  type JournaledOperation,
+  JournaledOperations as operations,
+  type JournaledServices
+} from "./JournaledOperations.ts"
 
 /** A claim as the journal and the claims table both know it. */
 const claimIdentity = (claim: { readonly key: string; readonly fingerprint: string; readonly claimedAt: number }) =>
@@ -71,6 +80,7 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const sim = yield* SimulationState
   const snapshots = yield* SimulatorSnapshots
   const world = yield* Effect.context<SimulationState | AlertIndex | OrderIndex>()
+  const services: JournaledServices = { trades, orders, alerts, apiKeys, webhooks, notifications, control }
   const lock = yield* Semaphore.make(1)
   let appendedAt = Number.NEGATIVE_INFINITY
   // The last entry whose call the world includes: a snapshot taken now covers the journal up to it.
@@ -84,15 +94,11 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
 
   // A call made for a request holding an `Idempotency-Key` claim is journaled with that claim, so a
   // restart can answer the claim should the crash leave it without a response (ClaimSettlement).
-  const append = (op: string, args: unknown) =>
+  const append = <Args, A, E>(operation: JournaledOperation<Args, A, E>, args: Args) =>
     Effect.gen(function*() {
       appendedAt = yield* Clock.currentTimeMillis
       const claim = yield* IdempotentRequest
-      const entry = yield* journal.append(
-        sim.now,
-        op,
-        claim === undefined ? args : { ...(args as object), idempotency: claim }
-      )
+      const entry = yield* journal.append(sim.now, operation.name, journalArguments(operation, args, claim))
       journalSeq = entry.seq
       entriesSinceSnapshot++
       if (claim !== undefined) claimsSinceSnapshot.push(claim)
@@ -123,64 +129,27 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   })
 
   /**
-   * Runs `run` as the call `op(args)`: alone, once its journal entry is committed, and to the end
-   * (a client hanging up must not leave a journaled call half done, which the replay would finish).
+   * Makes the call `operation(args)`: alone, once its journal entry is committed, and to the end (a
+   * client hanging up must not leave a journaled call half done, which the replay would finish).
    */
-  const journaled = <A, E>(op: string, args: unknown, run: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-    lock.withPermits(1)(Effect.uninterruptible(Effect.andThen(snapshotIfDue, Effect.andThen(append(op, args), run))))
-
-  /** One journaled call, on the world's own services (the replay). */
-  const apply = (op: string, a: any): Effect.Effect<unknown, unknown> => {
-    switch (op) {
-      case "trades.create":
-        return trades.create(a.accountId, a.body)
-      case "trades.decide":
-        return trades.decide(a.tradeId, a.approve)
-      case "orders.create":
-        return orders.create(a.accountId, a.body)
-      case "orders.cancel":
-        return orders.cancel(a.accountId, a.id)
-      case "alerts.create":
-        return alerts.create(a.accountId, a.body)
-      case "alerts.setStatus":
-        return alerts.setStatus(a.accountId, a.id, a.status)
-      case "alerts.remove":
-        return alerts.remove(a.accountId, a.id)
-      case "apiKeys.create":
-        return apiKeys.create(a.caller, a.body)
-      case "apiKeys.revoke":
-        return apiKeys.revoke(a.accountId, a.id)
-      case "webhooks.create":
-        return webhooks.create(a.accountId, a.body)
-      case "webhooks.remove":
-        return webhooks.remove(a.accountId, a.id)
-      case "notifications.update":
-        return notifications.update(a.accountId, a.body)
-      case "control.advance":
-        return control.advance(a.ms)
-      case "control.advanceTo":
-        return control.advanceTo(a.targetMs)
-      case "control.setPrice":
-        return control.setPrice(a.token, a.priceUsd)
-      case "control.injectFault":
-        return control.injectFault(a.network, a.kind, a.durationMs)
-      case "control.whale":
-        return control.whale(a.token, a.network, a.valueUsd)
-    }
-    return Effect.die(new Error(`the journal holds a call this server does not know: ${op}`))
-  }
+  const journaled = <Args, A, E>(operation: JournaledOperation<Args, A, E>, args: Args): Effect.Effect<A, E> =>
+    lock.withPermits(1)(Effect.uninterruptible(
+      Effect.andThen(snapshotIfDue, Effect.andThen(append(operation, args), operation.run(services, args)))
+    ))
 
   const restore = Effect.gen(function*() {
-    const entries = restoring.entries
+    // Every entry is decoded before any is replayed: one this server cannot replay refuses the start
+    // with the world and the database as they were.
+    const calls = decodeJournal(restoring.entries)
     // Read before anything is served: every claim without a response was cut short by the crash.
     const settlement = makeClaimSettlement(yield* claims.list, idempotency)
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!
       // The last call may have been cut short: its writes reach the database too.
-      if (i === entries.length - 1) restoring.setMode("tee")
-      yield* control.advanceTo(entry.at)
+      if (i === calls.length - 1) restoring.setMode("tee")
+      yield* control.advanceTo(call.entry.at)
       // A call that failed the first time fails the same way now, and changes nothing either time.
-      settlement.record(entry, yield* Effect.exit(apply(entry.op, entry.args)), sim.now)
+      settlement.record(call.claim, yield* Effect.exit(call.run(services)), sim.now)
       // Lets the deliveries the call started make their attempts while the replay is on.
       yield* Effect.yieldNow
     }
@@ -192,42 +161,41 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   return Context.make(JournalReplay, { restore }).pipe(
     Context.add(Trades, {
       ...trades,
-      create: (accountId, body) => journaled("trades.create", { accountId, body }, trades.create(accountId, body)),
-      decide: (tradeId, approve) => journaled("trades.decide", { tradeId, approve }, trades.decide(tradeId, approve))
+      create: (accountId, body) => journaled(operations.tradesCreate, { accountId, body }),
+      decide: (tradeId, approve) => journaled(operations.tradesDecide, { tradeId, approve })
     }),
     Context.add(Orders, {
       ...orders,
-      create: (accountId, body) => journaled("orders.create", { accountId, body }, orders.create(accountId, body)),
-      cancel: (accountId, id) => journaled("orders.cancel", { accountId, id }, orders.cancel(accountId, id))
+      create: (accountId, body) => journaled(operations.ordersCreate, { accountId, body }),
+      cancel: (accountId, id) => journaled(operations.ordersCancel, { accountId, id })
     }),
     Context.add(Alerts, {
       ...alerts,
-      create: (accountId, body) => journaled("alerts.create", { accountId, body }, alerts.create(accountId, body)),
-      setStatus: (accountId, id, status) =>
-        journaled("alerts.setStatus", { accountId, id, status }, alerts.setStatus(accountId, id, status)),
-      remove: (accountId, id) => journaled("alerts.remove", { accountId, id }, alerts.remove(accountId, id))
+      create: (accountId, body) => journaled(operations.alertsCreate, { accountId, body }),
+      setStatus: (accountId, id, status) => journaled(operations.alertsSetStatus, { accountId, id, status }),
+      remove: (accountId, id) => journaled(operations.alertsRemove, { accountId, id })
     }),
     Context.add(ApiKeys, {
       ...apiKeys,
-      create: (caller, body) => {
-        const plain = { accountId: caller.accountId, scopes: caller.scopes }
-        return journaled("apiKeys.create", { caller: plain, body }, apiKeys.create(plain, body))
-      },
-      revoke: (accountId, id) => journaled("apiKeys.revoke", { accountId, id }, apiKeys.revoke(accountId, id))
+      // The caller as plain data: the key's other fields are not the call's.
+      create: (caller, body) =>
+        journaled(operations.apiKeysCreate, { caller: { accountId: caller.accountId, scopes: caller.scopes }, body }),
+      revoke: (accountId, id) => journaled(operations.apiKeysRevoke, { accountId, id })
     }),
     Context.add(Webhooks, {
       ...webhooks,
-      create: (accountId, body) => journaled("webhooks.create", { accountId, body }, webhooks.create(accountId, body)),
-      remove: (accountId, id) => journaled("webhooks.remove", { accountId, id }, webhooks.remove(accountId, id))
+      create: (accountId, body) => journaled(operations.webhooksCreate, { accountId, body }),
+      remove: (accountId, id) => journaled(operations.webhooksRemove, { accountId, id })
     }),
     Context.add(Notifications, {
       ...notifications,
-      update: (accountId, body) =>
-        journaled("notifications.update", { accountId, body }, notifications.update(accountId, body))
+      update: (accountId, body) => journaled(operations.notificationsUpdate, { accountId, body })
     }),
     Context.add(SimulatorControl, {
       ...control,
-      advance: (ms) => journaled("control.advance", { ms }, control.advance(ms)),
+      advance: (ms) => journaled(operations.controlAdvance, { ms }),
+      // The realtime driver's step, journaled at most once a second of wall time: a later one runs
+      // every step the skipped ones would have.
       advanceTo: (targetMs) =>
         lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
           const wall = yield* Clock.currentTimeMillis
@@ -235,19 +203,13 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
             return yield* control.advanceTo(targetMs)
           }
           yield* snapshotIfDue
-          yield* append("control.advanceTo", { targetMs })
-          return yield* control.advanceTo(targetMs)
+          yield* append(operations.controlAdvanceTo, { targetMs })
+          return yield* operations.controlAdvanceTo.run(services, { targetMs })
         }))),
-      setPrice: (token, priceUsd) =>
-        journaled("control.setPrice", { token, priceUsd }, control.setPrice(token, priceUsd)),
+      setPrice: (token, priceUsd) => journaled(operations.controlSetPrice, { token, priceUsd }),
       injectFault: (network, kind, durationMs) =>
-        journaled(
-          "control.injectFault",
-          { network, kind, durationMs },
-          control.injectFault(network, kind, durationMs)
-        ),
-      whale: (token, network, valueUsd) =>
-        journaled("control.whale", { token, network, valueUsd }, control.whale(token, network, valueUsd))
+        journaled(operations.controlInjectFault, { network, kind, durationMs }),
+      whale: (token, network, valueUsd) => journaled(operations.controlWhale, { token, network, valueUsd })
     })
   )
 }))

@@ -14,63 +14,27 @@
  * database no other simulator server holds. A setting
  * it cannot start with (a bad `PORT`, a scenario it cannot read or decode, an address it cannot
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
- * contract's error envelope too (`ClientErrors.ts`).
+ * contract's error envelope too (`ClientErrors.ts`). The settings are read in `ServerSettings.ts`
+ * and the database opened in `SimulatorDatabase.ts`; this module composes and runs the server.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
-import { Logging, parseCorsOrigins as corsOriginsOf, serve } from "@swapdesk/http"
+import { Logging, serve } from "@swapdesk/http"
 import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
-import {
-  decodeScenario,
-  demoScenario,
-  InvalidScenario,
-  type ScenarioFile,
-  type SimulatorRepositories,
-  SnapshotRefused
-} from "@swapdesk/simulator"
-import {
-  AccountWritesSql,
-  acquireSimulatorLock,
-  layerCachedRepositoriesWith,
-  layerRestoringRepositories,
-  layerSqlRepositories,
-  type Restoring,
-  SimulatorJournal,
-  SimulatorSnapshots,
-  SqlStore,
-  UnansweredClaims
-} from "@swapdesk/store"
-import { Cause, Config, Data, Effect, Layer, Runtime } from "effect"
+import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
+import { Cause, Effect, Layer, Redacted } from "effect"
 import { HttpServer } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
+import { ServerSettings, settingRefusal } from "./ServerSettings.ts"
+import { cannotRestore, openSimulatorDatabase } from "./SimulatorDatabase.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
-
-/**
- * Why the server cannot start, in words an operator acts on. It is printed here, so the runtime
- * does not print it again as an error dump.
- */
-class StartupFailure extends Data.TaggedError("StartupFailure")<{ readonly message: string }> {
-  override readonly [Runtime.errorReported] = false
-}
-
-const settings = Config.all({
-  port: Config.String("PORT").pipe(Config.withDefault("3000")),
-  host: Config.String("HOST").pipe(Config.withDefault("127.0.0.1")),
-  scenario: Config.String("SCENARIO").pipe(Config.withDefault("")),
-  logFormat: Config.String("LOG_FORMAT").pipe(Config.withDefault("")),
-  logLevel: Config.String("LOG_LEVEL").pipe(Config.withDefault("")),
-  controlKey: Config.String("SIM_CONTROL_KEY").pipe(Config.withDefault("")),
-  logMax: Config.String("SIM_LOG_MAX").pipe(Config.withDefault("")),
-  corsOrigins: Config.String("CORS_ORIGINS").pipe(Config.withDefault("")),
-  databaseUrl: Config.String("DATABASE_URL").pipe(Config.withDefault("")),
-  allowPrivateUrls: Config.String("WEBHOOK_ALLOW_PRIVATE_URLS").pipe(Config.withDefault(""))
-})
+import { StartupFailure } from "./StartupFailure.ts"
 
 /**
  * Whether `host` is a loopback address, reachable from this machine only: `localhost`,
@@ -102,123 +66,8 @@ const controlFor = (
     : { access: undefined, generated: false }
 }
 
-/** `SIM_LOG_MAX`: how many entries the event log and the outbox each keep; 1 to 10,000,000. */
-const parseLogMax = (text: string): Effect.Effect<number | undefined, StartupFailure> => {
-  if (text === "") return Effect.succeed(undefined)
-  const max = /^[0-9]{1,8}$/.test(text) ? Number(text) : Number.NaN
-  return max >= 1 && max <= 10_000_000 ? Effect.succeed(max) : Effect.fail(
-    new StartupFailure({ message: `SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(text)})` })
-  )
-}
-
-/** `CORS_ORIGINS`: a comma-separated list of origins (`scheme://host[:port]`) browsers may call the API from. */
-const parseCorsOrigins = (text: string): Effect.Effect<ReadonlyArray<string>, StartupFailure> => {
-  const origins = corsOriginsOf(text)
-  return typeof origins === "string"
-    ? Effect.fail(new StartupFailure({ message: `CORS_ORIGINS: ${origins}` }))
-    : Effect.succeed(origins)
-}
-
-/**
- * `WEBHOOK_ALLOW_PRIVATE_URLS`: `true` or `false`. Unset, the simulator's default: any host, as
- * local receivers are how its users test; `false` applies the address rule (docs/alerts.md#webhooks)
- * for a simulator that untrusted callers can reach.
- */
-const parseAllowPrivateUrls = (text: string): Effect.Effect<boolean, StartupFailure> =>
-  text === "" || text === "true"
-    ? Effect.succeed(true)
-    : text === "false"
-    ? Effect.succeed(false)
-    : Effect.fail(
-      new StartupFailure({
-        message: `WEBHOOK_ALLOW_PRIVATE_URLS must be true or false (found ${JSON.stringify(text)})`
-      })
-    )
-
-/** A URL with its password hidden, for messages. */
-const redactUrl = (url: string): string => url.replace(/\/\/([^:/@]*):[^@]*@/, "//$1:***@")
-
-/** Where the records are kept, and (with a database) its journal and the restore from it. */
-type Store = Layer.Layer<
-  Layer.Success<SimulatorRepositories> | SimulatorJournal | SimulatorSnapshots | Restoring | UnansweredClaims,
-  StartupFailure
->
-
-/**
- * The records' store: in memory when `DATABASE_URL` is unset; otherwise the SQL store, opened and
- * migrated, with this process holding the database's simulator lock for its whole life, and the
- * simulation's journal, replayed once the world is built (docs/storage.md#what-a-restart-restores).
- */
-const repositoriesOf = (databaseUrl: string): Effect.Effect<Store | undefined, StartupFailure> => {
-  if (databaseUrl === "") return Effect.succeed(undefined)
-  const label = `DATABASE_URL ${redactUrl(databaseUrl)}`
-  return Effect.try({
-    try: () => SqlStore.parseDatabaseUrl(databaseUrl),
-    catch: (error) => new StartupFailure({ message: (error as Error).message })
-  }).pipe(Effect.map((location) => {
-    const client = SqlStore.layerClient(location).pipe(
-      Layer.catchCause((cause) =>
-        Layer.effectContext(
-          Effect.fail(
-            new StartupFailure({ message: `${label}: cannot open it (${Cause.pretty(cause).split("\n")[0]})` })
-          )
-        )
-      )
-    )
-    const lock = Layer.effectDiscard(acquireSimulatorLock.pipe(
-      Effect.mapError((error) =>
-        new StartupFailure({
-          message: error._tag === "SimulatorLockRefused"
-            ? `${label}: ${error.message}`
-            : `${label}: cannot lock it (${error.message})`
-        })
-      )
-    ))
-    // The lock is held before the journal is read. Keys, accounts and ended trades are read through
-    // the store's caches, and the Free plan's alert limit is held in the database as for any client.
-    // Holding the lock, this process is the only writer of the records (every write of its own goes
-    // through these caches), so they need no revision check (docs/storage.md#caches).
-    const live = layerCachedRepositoriesWith({ soleWriter: true }).pipe(Layer.provide(layerSqlRepositories))
-    return Layer.mergeAll(layerRestoringRepositories(live), AccountWritesSql, UnansweredClaims.layerSql).pipe(
-      Layer.provideMerge(Layer.merge(SimulatorJournal.layerSql, SimulatorSnapshots.layerSql)),
-      Layer.provide(lock),
-      Layer.provide(client)
-    )
-  }))
-}
-
-/** `LOG_FORMAT` and `LOG_LEVEL` as the server's logging. */
-const parseLogging = (format: string, level: string) => {
-  const logFormat = Logging.parseLogFormat(format)
-  const logLevel = Logging.parseLogLevel(level)
-  if (logFormat === undefined) {
-    return Effect.fail(
-      new StartupFailure({ message: `LOG_FORMAT must be text or json (found ${JSON.stringify(format)})` })
-    )
-  }
-  if (logLevel === undefined) {
-    return Effect.fail(
-      new StartupFailure({ message: `LOG_LEVEL must be error, warn, info or debug (found ${JSON.stringify(level)})` })
-    )
-  }
-  return Effect.succeed(Logging.layer(logFormat, logLevel))
-}
-
-/**
- * `PORT` as a TCP port; 0 asks the operating system for a free one (the log line says which). Only
- * digits: `Number` alone would read "", "0x50" or "8e3" as ports the operator never wrote.
- */
-const parsePort = (text: string): Effect.Effect<number, StartupFailure> => {
-  const port = /^[0-9]{1,5}$/.test(text) ? Number(text) : Number.NaN
-  return port <= 65_535
-    ? Effect.succeed(port)
-    : Effect.fail(
-      new StartupFailure({ message: `PORT must be an integer from 0 to 65535 (found ${JSON.stringify(text)})` })
-    )
-}
-
-const loadScenario = (path: string): Effect.Effect<ScenarioFile, StartupFailure> => {
-  if (path === "") return Effect.sync(() => decodeScenario(demoScenario))
+const loadScenario = (path: string | undefined): Effect.Effect<ScenarioFile, StartupFailure> => {
+  if (path === undefined) return Effect.sync(() => decodeScenario(demoScenario))
   const failure = (problem: string) => new StartupFailure({ message: `SCENARIO ${path}: ${problem}` })
   return Effect.try({
     try: () => readFileSync(path, "utf8"),
@@ -261,24 +110,23 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
 }
 
 const program = Effect.gen(function*() {
-  const { host, port: portText, scenario: scenarioPath, databaseUrl, ...more } = yield* settings
-  const port = yield* parsePort(portText)
-  const logging = yield* parseLogging(more.logFormat, more.logLevel)
-  const logMax = yield* parseLogMax(more.logMax)
-  const corsOrigins = yield* parseCorsOrigins(more.corsOrigins)
-  const allowPrivateUrls = yield* parseAllowPrivateUrls(more.allowPrivateUrls)
+  const settings = yield* Effect.mapError(
+    ServerSettings,
+    (error) => new StartupFailure({ message: settingRefusal(error) })
+  )
+  const { databaseUrl, host, port, scenario: scenarioPath } = settings
   const scenario = yield* loadScenario(scenarioPath)
   // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
   // before the address is logged; they close when the server stops.
-  const store = yield* repositoriesOf(databaseUrl)
+  const store = yield* openSimulatorDatabase(databaseUrl)
   const stored = store === undefined ? undefined : Layer.succeedContext(yield* Layer.build(store))
   const channels = yield* loadChannels.pipe(
     Effect.mapError((error) => new StartupFailure({ message: error.message }))
   )
-  const control = controlFor(host, more.controlKey)
+  const control = controlFor(host, settings.controlKey === undefined ? "" : Redacted.value(settings.controlKey))
   const logAddress = Layer.effectDiscard(Effect.gen(function*() {
     const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
-    const label = scenarioPath === "" ? "the demo scenario" : scenarioPath
+    const label = scenarioPath ?? "the demo scenario"
     console.log(
       `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
     )
@@ -293,15 +141,18 @@ const program = Effect.gen(function*() {
   const nodeServer = createServer({ requireHostHeader: false })
   const shutdown = gracefulShutdown(nodeServer)
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  const adapters = Layer.merge(Layer.succeed(ChannelTransport, channels), layerWebhookSender({ allowPrivateUrls }))
+  const adapters = Layer.merge(
+    Layer.succeed(ChannelTransport, channels),
+    layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
+  )
   const app = ClientErrors(nodeServer).pipe(
     Layer.provideMerge(simulatorApp(scenario, {
       adapters,
       repositories: stored ?? layerMemoryRepositories,
       durable: stored,
       control: control.access,
-      logMax,
-      corsOrigins
+      logMax: settings.logMax,
+      corsOrigins: settings.corsOrigins
     }))
   )
   // The address is logged once the whole app is built (a SQL store's seeding and indexes load after
@@ -309,21 +160,17 @@ const program = Effect.gen(function*() {
   // Inside the scope, so that requests are answered before the server's layers are released.
   yield* Effect.scoped(
     Effect.andThen(
-      Layer.build(logAddress.pipe(Layer.provide(serve(app)), Layer.provide(server), Layer.provide(logging))).pipe(
-        // The stored world was simulated on another scenario: the operator's to fix, not a defect.
-        Effect.catchDefect((defect) =>
-          defect instanceof SnapshotRefused
-            ? Effect.fail(
-              new StartupFailure({
-                message:
-                  `DATABASE_URL ${
-                    redactUrl(databaseUrl)
-                  }: its snapshot was taken on another scenario (${defect.message}); ` +
-                  "start the server on the scenario it ran with, or on a new database"
-              })
-            )
-            : Effect.die(defect)
+      Layer.build(
+        logAddress.pipe(
+          Layer.provide(serve(app)),
+          Layer.provide(server),
+          Layer.provide(Logging.layer(settings.logFormat, settings.logLevel))
         )
+      ).pipe(
+        Effect.catchDefect((defect) => {
+          const refusal = cannotRestore(databaseUrl, defect)
+          return refusal === undefined ? Effect.die(defect) : Effect.fail(refusal)
+        })
       ),
       Effect.never.pipe(Effect.onInterrupt(() => Effect.promise(() => shutdown.drain())))
     )

@@ -115,7 +115,8 @@ const refusedStart = async (env: Record<string, string>) => {
   const child = spawn(process.execPath, [mainPath], { env: { ...process.env, HOST: "127.0.0.1", ...env } })
   let stderr = ""
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
-  const code = await new Promise<number | null>((done) => child.on("exit", done))
+  // "close", not "exit": the refusal may still be in the pipe when the process has exited.
+  const code = await new Promise<number | null>((done) => child.on("close", done))
   return { code, stderr }
 }
 

@@ -6,7 +6,9 @@
 // the same calls on a server that never stopped; that a webhook message whose attempt failed
 // before a kill goes out after the restart with the same webhook-id, while one delivered before it
 // is not sent again; and the same of a notification on a real channel (Telegram, a local stand-in
-// of its Bot API), its outbox item following.
+// of its Bot API), its outbox item following. A journal entry rewritten in the SQLite file so that it
+// no longer decodes (or names an unknown call) stops the start with exit 1, naming the entry, and
+// leaves the records as they were.
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -274,6 +276,51 @@ describe("restoring a simulation on restart", () => {
     expect(output).toContain("its snapshot was taken on another scenario")
     expect(output).toContain("seed 7, not the scenario's seed 99")
     expect(output).not.toContain("    at ")
+  })
+
+  it("on SQLite: a journal entry this server cannot replay stops the start, naming it, and changes nothing", async () => {
+    const file = join(workDir, "undecodable-entry.db")
+    const databaseUrl = `sqlite:${file}`
+    const server = await start(databaseUrl)
+    await setPrice(150)(server.baseUrl, {})
+    await trade(server.baseUrl, {})
+    await stop(server)
+    const db = new DatabaseSync(file)
+    const entry = db.prepare("SELECT seq, args FROM swapdesk_journal WHERE op = 'trades.create'").get() as {
+      readonly seq: number
+      readonly args: string
+    }
+    const rewrite = (op: string, args: string) =>
+      db.prepare("UPDATE swapdesk_journal SET op = ?, args = ? WHERE seq = ?").run(op, args, entry.seq)
+    try {
+      // The amount as a number: what a journal written by another version of the call might hold.
+      const stored = JSON.parse(entry.args) as { readonly body: object }
+      rewrite("trades.create", JSON.stringify({ ...stored, body: { ...stored.body, amountIn: 0.5 } }))
+      const undecodable = await refused(databaseUrl)
+      expect(undecodable.code).toBe(1)
+      expect(undecodable.output).toContain(
+        `swapdesk: DATABASE_URL sqlite:${file}: its journal entry ${entry.seq} (trades.create) no longer decodes ` +
+          `(body.amountIn: Expected string (found 0.5)); start the version of the server that wrote it, or on a new database`
+      )
+      expect(undecodable.output).not.toContain("    at ")
+      rewrite("trades.settle", entry.args)
+      const unknown = await refused(databaseUrl)
+      expect(unknown.code).toBe(1)
+      expect(unknown.output).toContain(
+        `its journal entry ${entry.seq} (trades.settle) is a call this server does not know;`
+      )
+      // Nothing was replayed onto the records: with the entry as it was, the start goes on from them.
+      rewrite("trades.create", entry.args)
+    } finally {
+      db.close()
+    }
+    const restarted = await start(databaseUrl)
+    try {
+      const trades = await ok(restarted.baseUrl, "GET", "/v1/trades")
+      expect(trades.trades).toHaveLength(1)
+    } finally {
+      await stop(restarted)
+    }
   })
 
   it("on SQLite: a failed webhook delivery goes out after a kill -9, with its webhook-id", () =>
