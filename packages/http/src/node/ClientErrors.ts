@@ -12,7 +12,9 @@
  * The parser's events belong to the `node:http` server itself, not to `HttpServer`, so this layer is
  * handed the server that `NodeHttpServer.layer(() => server, …)` runs on. Create that server with
  * `requireHostHeader: false`, so that a request without `Host`, which Node would answer with a bare
- * 400, reaches the global middleware and gets the envelope.
+ * 400, reaches the global middleware and gets the envelope. Which response a connection is owed
+ * when its bytes are refused is learnt from the server's `request` event (`ResponsesInFlight.ts`):
+ * only what Node documents is read.
  */
 import { errorCatalogue, type ErrorCode, MarketClock } from "@swapdesk/core"
 import { Effect, FiberSet, Layer } from "effect"

@@ -28,19 +28,17 @@ export const responsesInFlight = (server: Server): ResponsesInFlight => {
   const known = trackers.get(server)
   if (known !== undefined) return known
   const bySocket = new WeakMap<Duplex, Array<ServerResponse<IncomingMessage>>>()
+  // One listener shared by every response, rather than a closure per request: this is on every request's path.
+  function forget(this: ServerResponse<IncomingMessage>) {
+    const owed = bySocket.get(this.req.socket)
+    const at = owed === undefined ? -1 : owed.indexOf(this)
+    if (at !== -1) owed!.splice(at, 1)
+  }
   server.prependListener("request", (request: IncomingMessage, response: ServerResponse<IncomingMessage>) => {
-    const socket = request.socket
-    let owed = bySocket.get(socket)
-    if (owed === undefined) {
-      owed = []
-      bySocket.set(socket, owed)
-    }
-    const list = owed
-    list.push(response)
-    response.once("close", () => {
-      const at = list.indexOf(response)
-      if (at !== -1) list.splice(at, 1)
-    })
+    const owed = bySocket.get(request.socket)
+    if (owed === undefined) bySocket.set(request.socket, [response])
+    else owed.push(response)
+    response.on("close", forget)
   })
   const on = (socket: Duplex) => bySocket.get(socket) ?? none
   const current = (socket: Duplex) => on(socket).find((response) => !response.writableFinished)
