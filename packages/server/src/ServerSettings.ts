@@ -58,13 +58,13 @@ const Host = Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
 const Scenario = Config.String("SCENARIO").pipe(Config.withDefault(undefined))
 
 /** `LOG_FORMAT`: how log lines are written, `text` (logfmt) or `json` (one object per line). */
-const LogFormat = Config.schema(
+const LogFormatSetting = Config.schema(
   oneOf(Logging.LOG_FORMATS, (found) => `LOG_FORMAT must be text or json (found ${found})`),
   "LOG_FORMAT"
 ).pipe(Config.withDefault<Logging.LogFormat>("text"))
 
 /** `LOG_LEVEL`: the least severe level logged, `error`, `warn`, `info` or `debug` (any case). */
-const LogLevel = Config.schema(
+const LogLevelSetting = Config.schema(
   settingText(Schema.Literals(Logging.LOG_LEVELS), (text) => {
     const value = Logging.parseLogLevel(text)
     return value === undefined
@@ -112,8 +112,8 @@ export const ServerSettings = Config.all({
   port: Port,
   host: Host,
   scenario: Scenario,
-  logFormat: LogFormat,
-  logLevel: LogLevel,
+  logFormat: LogFormatSetting,
+  logLevel: LogLevelSetting,
   controlKey: ControlKey,
   logMax: LogMax,
   corsOrigins: CorsOrigins,

@@ -28,7 +28,8 @@ describe("the server's settings", () => {
         port: 3000,
         host: "127.0.0.1",
         scenario: undefined,
-        requestPath: "ApiRoutes",
+        logFormat: "text",
+        logLevel: "Info",
         controlKey: undefined,
         logMax: undefined,
         corsOrigins: [],
@@ -43,7 +44,8 @@ describe("the server's settings", () => {
       PORT: "0",
       HOST: "0.0.0.0",
       SCENARIO: "./scenario.json",
-      REQUEST_PATH: "HttpApiBuilder",
+      LOG_FORMAT: "json",
+      LOG_LEVEL: "debug",
       SIM_CONTROL_KEY: "control-secret",
       SIM_LOG_MAX: "10000000",
       CORS_ORIGINS: "https://app.example, http://localhost:5173",
@@ -55,7 +57,8 @@ describe("the server's settings", () => {
       port: 0,
       host: "0.0.0.0",
       scenario: "./scenario.json",
-      requestPath: "HttpApiBuilder",
+      logFormat: "json",
+      logLevel: "Debug",
       logMax: 10_000_000,
       corsOrigins: ["https://app.example", "http://localhost:5173"],
       allowPrivateUrls: false
@@ -80,9 +83,10 @@ describe("the server's settings", () => {
         `SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(max)})`
       )
     }
+    assert.strictEqual(refusal({ LOG_FORMAT: "xml" }), `LOG_FORMAT must be text or json (found "xml")`)
     assert.strictEqual(
-      refusal({ REQUEST_PATH: "fastest" }),
-      `REQUEST_PATH must be one of ApiRoutes, HttpApiBuilder (found "fastest")`
+      refusal({ LOG_LEVEL: "loud" }),
+      `LOG_LEVEL must be error, warn, info or debug (found "loud")`
     )
     for (const value of ["no", "yes", "1", "TRUE"]) {
       assert.strictEqual(
@@ -97,8 +101,9 @@ describe("the server's settings", () => {
   })
 
   it("report the first bad setting, in the order the server always read them", () => {
-    assert.match(refusal({ PORT: "x", REQUEST_PATH: "y", SIM_LOG_MAX: "z" }), /^PORT /)
-    assert.match(refusal({ REQUEST_PATH: "y", SIM_LOG_MAX: "z", CORS_ORIGINS: "w" }), /^REQUEST_PATH /)
+    assert.match(refusal({ PORT: "x", LOG_FORMAT: "y", SIM_LOG_MAX: "z" }), /^PORT /)
+    assert.match(refusal({ LOG_FORMAT: "y", SIM_LOG_MAX: "z", CORS_ORIGINS: "w" }), /^LOG_FORMAT /)
+    assert.match(refusal({ LOG_LEVEL: "y", SIM_LOG_MAX: "z", CORS_ORIGINS: "w" }), /^LOG_LEVEL /)
     assert.match(refusal({ SIM_LOG_MAX: "z", CORS_ORIGINS: "w", WEBHOOK_ALLOW_PRIVATE_URLS: "v" }), /^SIM_LOG_MAX /)
   })
 })

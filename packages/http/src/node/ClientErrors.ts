@@ -22,6 +22,7 @@ import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse, 
 import type { Duplex } from "node:stream"
 import { errorBody } from "../api/ApiErrors.ts"
 import { requestIdFrom } from "../GlobalMiddleware.ts"
+import { SECURITY_HEADERS } from "../SecurityHeaders.ts"
 import { type ResponsesInFlight, responsesInFlight } from "./ResponsesInFlight.ts"
 
 /** What Node reports with `clientError`: a parse error carries an `HPE_…` code. */
@@ -85,8 +86,7 @@ const rawResponse = (refusal: Refusal, atMs: number, requestId: string): string 
     "content-type": "application/json",
     "content-length": String(Buffer.byteLength(body)),
     "x-request-id": requestId,
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "no-referrer",
+    ...SECURITY_HEADERS,
     connection: "close",
     ...refusal.headers
   }
@@ -226,8 +226,7 @@ export const ClientErrors = (
             "content-type": "application/json",
             "content-length": String(Buffer.byteLength(body)),
             "x-request-id": requestId,
-            "x-content-type-options": "nosniff",
-            "referrer-policy": "no-referrer",
+            ...SECURITY_HEADERS,
             connection: "close"
           })
           response.end(body)
