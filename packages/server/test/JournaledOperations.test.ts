@@ -107,7 +107,7 @@ describe("the journaled calls", () => {
     assert.strictEqual(badAmount.op, "trades.create")
     assert.strictEqual(
       badAmount.message,
-      "journal entry 2 (trades.create) no longer decodes (body.amountIn: Expected string (found 1.5))"
+      "journal entry 2 (trades.create) no longer decodes (body.amountIn: send amounts as decimal strings, e.g. \"1.5\" (found 1.5))"
     )
     const badClaim = refusal([
       entry(3, "orders.create", { accountId: "acct_alice", body: order, idempotency: { key: 1 } })

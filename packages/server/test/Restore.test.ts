@@ -300,7 +300,7 @@ describe("restoring a simulation on restart", () => {
       expect(undecodable.code).toBe(1)
       expect(undecodable.output).toContain(
         `swapdesk: DATABASE_URL sqlite:${file}: its journal entry ${entry.seq} (trades.create) no longer decodes ` +
-          `(body.amountIn: Expected string (found 0.5)); start the version of the server that wrote it, or on a new database`
+          `(body.amountIn: send amounts as decimal strings, e.g. "1.5" (found 0.5)); start the version of the server that wrote it, or on a new database`
       )
       expect(undecodable.output).not.toContain("    at ")
       rewrite("trades.settle", entry.args)

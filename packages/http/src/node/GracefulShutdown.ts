@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { Server as NetServer, type Socket } from "node:net"
+import { onRequestArrival } from "./RequestArrivals.ts"
 import { type ResponsesInFlight, responsesInFlight } from "./ResponsesInFlight.ts"
 
 /** How long `drain` waits by default for open connections to finish. */
@@ -55,8 +56,8 @@ export const gracefulShutdown = (server: Server): GracefulShutdown => {
     connections.add(socket)
     socket.once("close", () => connections.delete(socket))
   })
-  // First among the request listeners, so the header is set before any handler writes the head.
-  server.prependListener("request", (_request, response) => {
+  // Ahead of the server's own listeners, so the header is set before any handler writes the head.
+  onRequestArrival(server, (_request, response) => {
     if (draining) announceClose(response)
   })
   const inFlight = responsesInFlight(server)

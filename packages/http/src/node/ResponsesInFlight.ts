@@ -1,11 +1,12 @@
 /**
  * Which responses a Node HTTP/1.1 server still owes on each connection, learnt from what Node
- * documents: the server's `request` event (`request.socket`, `response`) and the response's
- * `close`. HTTP/1.1 answers requests in order, so the first response still owed on a connection is
+ * documents: each request's arrival (`RequestArrivals.ts`: `request.socket`, `response`) and the
+ * response's `close`. HTTP/1.1 answers requests in order, so the first response still owed on a connection is
  * the one Node is writing; those pipelined behind it wait for it.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
+import { onRequestArrival } from "./RequestArrivals.ts"
 
 export interface ResponsesInFlight {
   /** The responses still owed on `socket`, in the order Node writes them; empty when it is idle. */
@@ -34,7 +35,7 @@ export const responsesInFlight = (server: Server): ResponsesInFlight => {
     const at = owed === undefined ? -1 : owed.indexOf(this)
     if (at !== -1) owed!.splice(at, 1)
   }
-  server.prependListener("request", (request: IncomingMessage, response: ServerResponse<IncomingMessage>) => {
+  onRequestArrival(server, (request, response) => {
     const owed = bySocket.get(request.socket)
     if (owed === undefined) bySocket.set(request.socket, [response])
     else owed.push(response)
