@@ -165,7 +165,9 @@ export const liveDeploy = (
       Effect.catch(() => Effect.succeed(Option.none<string>()))
     )
     if (Option.isNone(configPath)) {
-      return yield* new LiveDeployRefused({ message: "LIVE_CONFIG is not set: the path of the live configuration file" })
+      return yield* new LiveDeployRefused({
+        message: "LIVE_CONFIG is not set: the path of the live configuration file"
+      })
     }
     const path = configPath.value
     const text = yield* readText(path)
@@ -231,19 +233,36 @@ export const liveDeploy = (
             ]
           })
         )
+        // Once sent, a failure must name the transaction: running again would deploy a second contract.
         const receipt = yield* call(() =>
           client.waitForTransactionReceipt({ hash: transaction, timeout: receiptTimeoutMs })
+        ).pipe(
+          Effect.mapError((failure) =>
+            new LiveDeployRefused({
+              message: `deployment ${transaction} was sent but its receipt could not be read (${failure.message}); ` +
+                "check it before running again"
+            })
+          )
         )
         if (receipt.status !== "success" || receipt.contractAddress == null) {
           return { _tag: "Failed", network, reason: `the deployment ${transaction} reverted` } as const
         }
         const address = getAddress(receipt.contractAddress)
         current = withContractAddress(current, network, address)
-        yield* writeAtomically(path, current)
+        yield* writeAtomically(path, current).pipe(
+          Effect.mapError((refused) =>
+            new LiveDeployRefused({
+              message: `deployed at ${address} by ${transaction}, but the file was not updated (${refused.message}); ` +
+                `record it as networks.${network}.contracts.swapdeskRouter`
+            })
+          )
+        )
         return { _tag: "Deployed", network, address, transaction } as const
       }).pipe(
-        Effect.catchTag("LiveDeployRefused", (refused) =>
-          Effect.succeed<NetworkDeployment>({ _tag: "Failed", network, reason: refused.message })),
+        Effect.catchTag(
+          "LiveDeployRefused",
+          (refused) => Effect.succeed<NetworkDeployment>({ _tag: "Failed", network, reason: refused.message })
+        ),
         Effect.catch((failure) =>
           Effect.succeed<NetworkDeployment>(
             failure._tag === "NetworkUnavailable"

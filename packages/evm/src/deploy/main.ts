@@ -16,10 +16,13 @@ const program = liveDeploy({ onNetwork: (outcome) => console.log(describeDeploym
       }))
     )
   ),
-  Effect.catchTag("LiveDeployRefused", (refused) =>
-    Console.error(`live:deploy: ${refused.message}`).pipe(Effect.andThen(Effect.sync(() => {
-      process.exitCode = 1
-    }))))
+  Effect.catchTag(
+    "LiveDeployRefused",
+    (refused) =>
+      Console.error(`live:deploy: ${refused.message}`).pipe(Effect.andThen(Effect.sync(() => {
+        process.exitCode = 1
+      })))
+  )
 )
 
 // A plain run: the program holds no resources to release, and Ctrl-C ends it like any command.
