@@ -15,7 +15,7 @@ import { privateKeyToAccount } from "viem/accounts"
 import { swapdeskRouterAbi, swapdeskRouterBytecode } from "../contracts/SwapdeskRouter.ts"
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { defaultRpcTimeoutMs, type EvmRpc, evmRpcSettingsOf, makeEvmRpc } from "../EvmRpc.ts"
-import { rpcFailure } from "../EvmRpcFailure.ts"
+import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
 import { addressOf, InvalidLiveConfig, type LiveConfig, liveNetworksOf, parseLiveConfig } from "../LiveConfig.ts"
 
 /** What happened on one network. */
@@ -239,7 +239,7 @@ export const liveDeploy = (
         ).pipe(
           Effect.mapError((failure) =>
             new LiveDeployRefused({
-              message: `deployment ${transaction} was sent but its receipt could not be read (${failure.message}); ` +
+              message: `deployment ${transaction} was sent but its receipt could not be read (${reasonOf(failure)}); ` +
                 "check it before running again"
             })
           )
@@ -267,7 +267,7 @@ export const liveDeploy = (
           Effect.succeed<NetworkDeployment>(
             failure._tag === "NetworkUnavailable"
               ? { _tag: "Down", network, reason: failure.reason }
-              : { _tag: "Failed", network, reason: failure.message || failure._tag }
+              : { _tag: "Failed", network, reason: reasonOf(failure) }
           )
         )
       )
@@ -276,6 +276,10 @@ export const liveDeploy = (
     }
     return { configPath: path, networks: outcomes }
   })
+
+/** A typed RPC failure in words: its reason when it has one, else its name. */
+const reasonOf = (failure: EvmRpcFailure): string =>
+  "reason" in failure ? `${failure._tag}: ${failure.reason}` : failure._tag
 
 /** How long to wait for a deployment's receipt: a busy mainnet can take minutes. */
 const receiptTimeoutMs = 600_000
