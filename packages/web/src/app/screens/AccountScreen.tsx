@@ -11,6 +11,7 @@ import { keyInUseId } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { Checkbox, Section, TableScroller, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Secret } from "../ui/Secret.tsx"
 import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
@@ -31,11 +32,9 @@ const ApiKeys = () => {
 
   return (
     <Section title="API keys">
-      <form
-        class="stack"
-        aria-label="Create API key"
-        onSubmit={async (event) => {
-          event.preventDefault()
+      <Form
+        label="Create API key"
+        onSubmit={async () => {
           error.value = null
           created.value = null
           const expiresAt = isoFromInput(expires.value)
@@ -59,7 +58,7 @@ const ApiKeys = () => {
         </fieldset>
         <TextField label="Key expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
         <button type="submit">Create key</button>
-      </form>
+      </Form>
       <ErrorBox error={error.value} title="Key not created" />
       {created.value?.key === undefined ? null : <Secret label="New API key" copyLabel="Copy API key" value={created.value.key} />}
       <ErrorBox error={keys.error} />
@@ -163,11 +162,9 @@ const Webhooks = () => {
   usePoll(refresh, 30_000, [])
   return (
     <Section title="Webhooks">
-      <form
-        class="stack"
-        aria-label="Create webhook"
-        onSubmit={async (event) => {
-          event.preventDefault()
+      <Form
+        label="Create webhook"
+        onSubmit={async () => {
           error.value = null
           created.value = null
           try {
@@ -187,7 +184,7 @@ const Webhooks = () => {
           ))}
         </fieldset>
         <button type="submit">Create webhook</button>
-      </form>
+      </Form>
       <ErrorBox error={error.value} title="Webhook not created" />
       {created.value?.secret === undefined ? null : <Secret label="Signing secret" copyLabel="Copy signing secret" value={created.value.secret} />}
       <ErrorBox error={webhooks.error} />

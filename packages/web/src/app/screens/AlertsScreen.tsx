@@ -14,6 +14,7 @@ import { learnPlan, planInUse } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
@@ -67,11 +68,9 @@ const CreateAlert = ({ onCreated }: { readonly onCreated: () => void }) => {
   }
 
   return (
-    <form
-      class="stack"
-      aria-label="Create alert"
-      onSubmit={async (event) => {
-        event.preventDefault()
+    <Form
+      label="Create alert"
+      onSubmit={async () => {
         busy.value = true
         error.value = null
         created.value = null
@@ -115,7 +114,7 @@ const CreateAlert = ({ onCreated }: { readonly onCreated: () => void }) => {
       <button type="submit" disabled={busy.value}>Create alert</button>
       <ErrorBox error={error.value} title="Alert not created" />
       {created.value === null ? null : <Notice>Alert created: {describe(created.value)}.</Notice>}
-    </form>
+    </Form>
   )
 }
 
@@ -178,7 +177,7 @@ export const AlertsScreen = () => {
           <CreateAlert onCreated={() => void refresh()} />
         </Section>
         <Section title="Your alerts">
-          <form class="toolbar" aria-label="Alert filters" onSubmit={(event) => event.preventDefault()}>
+          <Form layout="toolbar" label="Alert filters">
             <SelectField
               label="Status"
               value={status.value}
@@ -197,7 +196,7 @@ export const AlertsScreen = () => {
                 type.value = value
               }}
             />
-          </form>
+          </Form>
           <ErrorBox error={actionError.value} />
           <ErrorBox error={alerts.error} />
           {data === undefined

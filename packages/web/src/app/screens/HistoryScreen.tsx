@@ -8,6 +8,7 @@ import { type Network, networks, type Page, type Trade, type TradeStatus } from 
 import { isoFromInput, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { Section, SelectField, TableScroller, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
@@ -53,11 +54,10 @@ export const HistoryScreen = () => {
     <div class="screen">
       <h1>History</h1>
       <Section title="Filters">
-        <form
-          class="toolbar"
-          aria-label="Trade filters"
-          onSubmit={(event) => {
-            event.preventDefault()
+        <Form
+          label="Trade filters"
+          layout="toolbar"
+          onSubmit={() => {
             offset.value = 0
             filters.value = draft.value
           }}
@@ -78,7 +78,7 @@ export const HistoryScreen = () => {
           <TextField label="Submitted from (UTC)" type="datetime-local" value={draft.value.from} onInput={(from) => set({ from })} />
           <TextField label="Submitted to (UTC)" type="datetime-local" value={draft.value.to} onInput={(to) => set({ to })} />
           <button type="submit">Apply filters</button>
-        </form>
+        </Form>
       </Section>
       <Section title="Trades">
         <ErrorBox error={trades.error} />

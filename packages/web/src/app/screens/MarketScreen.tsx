@@ -22,6 +22,7 @@ import { usePoll } from "../Live.ts"
 import { tokenList } from "../Tokens.ts"
 import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
 
@@ -104,12 +105,11 @@ export const MarketScreen = () => {
   return (
     <div class="screen">
       <h1>Market</h1>
-      <form
-        class="toolbar"
+      <Form
+        label="Token search"
+        layout="toolbar"
         role="search"
-        aria-label="Token search"
-        onSubmit={(event) => {
-          event.preventDefault()
+        onSubmit={() => {
           token.value = search.value.trim()
         }}
       >
@@ -128,7 +128,7 @@ export const MarketScreen = () => {
         />
         <SelectField label="Currency" value={currency.value} options={currencies} onChange={(value) => (currency.value = value)} />
         <button type="submit">Search</button>
-      </form>
+      </Form>
 
       <Section title={data === undefined ? `Price of ${token.value}` : `Price of ${data.token}`}>
         <ErrorBox error={record.error} />
@@ -164,11 +164,10 @@ export const MarketScreen = () => {
         <div class="toolbar">
           <Segmented label="Timeframe" value={timeframe.value} options={timeframes} onChange={(value) => (timeframe.value = value)} />
         </div>
-        <form
-          class="toolbar"
-          aria-label="Date range"
-          onSubmit={(event) => {
-            event.preventDefault()
+        <Form
+          label="Date range"
+          layout="toolbar"
+          onSubmit={() => {
             range.value = { from: from.value, to: to.value }
           }}
         >
@@ -187,7 +186,7 @@ export const MarketScreen = () => {
           >
             Latest
           </button>
-        </form>
+        </Form>
         <ErrorBox error={chart.error} />
         {chart.data === undefined
           ? (chart.error === null ? <Loading what="chart" /> : null)

@@ -18,6 +18,7 @@ import { tokenBySymbol } from "../Tokens.ts"
 import { AmountField } from "../ui/AmountField.tsx"
 import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
@@ -102,11 +103,9 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   }
 
   return (
-    <form
-      class="stack"
-      aria-label="Place limit order"
-      onSubmit={async (event) => {
-        event.preventDefault()
+    <Form
+      label="Place limit order"
+      onSubmit={async () => {
         if (busy.value || blocked !== null) return
         const expiresAt = isoFromInput(expires.value)
         const body = {
@@ -212,7 +211,7 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
       </small>
       <ErrorBox error={error.value} title="Order not placed" />
       {placed.value === null ? null : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
-    </form>
+    </Form>
   )
 }
 
@@ -249,7 +248,7 @@ export const OrdersScreen = () => {
           <PlaceOrder onPlaced={() => void refresh()} />
         </Section>
         <Section title="Orders">
-          <form class="toolbar" aria-label="Order filters" onSubmit={(event) => event.preventDefault()}>
+          <Form layout="toolbar" label="Order filters">
             <SelectField
               label="Status"
               value={status.value}
@@ -266,7 +265,7 @@ export const OrdersScreen = () => {
               options={[["", "Any network"], ...networks]}
               onChange={(value) => (network.value = value)}
             />
-          </form>
+          </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
           <ErrorBox error={orders.error} />
           {data === undefined

@@ -22,6 +22,7 @@ import { nativeToken, tokenBySymbol, tokensOn } from "../Tokens.ts"
 import { AmountField } from "../ui/AmountField.tsx"
 import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Checkbox, Section, SelectField, Stat, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
@@ -225,11 +226,9 @@ export const SwapScreen = () => {
       <h1>Swap</h1>
       <div class="columns">
         <Section title="New swap">
-          <form
-            class="stack"
-            aria-label="Swap"
-            onSubmit={(event) => {
-              event.preventDefault()
+          <Form
+            label="Swap"
+            onSubmit={() => {
               void submit()
             }}
           >
@@ -300,7 +299,7 @@ export const SwapScreen = () => {
             <small id="swap-blocked" class="muted" aria-live="polite">
               {blocked !== null && blocked !== amountIssue && blocked !== slippageIssue && blocked !== pairIssue ? blocked : ""}
             </small>
-          </form>
+          </Form>
           <ErrorBox error={submitError.value} title="Swap refused" />
         </Section>
         <Section title="Quote">
