@@ -15,7 +15,6 @@ import { type Network, networks, type Order, type OrderStatus, type Page, type Q
 import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
-import { AmountField } from "../ui/AmountField.tsx"
 import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
@@ -23,7 +22,7 @@ import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { pairOn } from "./SwapScreen.tsx"
+import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
 export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed", "failed", "cancelled", "expired"]
@@ -45,6 +44,7 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   const tokenOut = useSignal("USDC")
   const amount = useSignal("1")
   const network = useSignal<Network>("solana")
+  const pair: TokenPair = { network, tokenIn, tokenOut, amount }
   const by = useSignal<"Limit price" | "Minimum output">("Limit price")
   const limitPrice = useSignal("")
   const minOut = useSignal("")
@@ -95,13 +95,6 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   usePoll(readMarket, MARKET_REFRESH_MS, [marketInputs])
   const rate = market.data?.rate
 
-  const choose = (side: "in" | "out", symbol: string) => {
-    const other = side === "in" ? tokenOut : tokenIn
-    const mine = side === "in" ? tokenIn : tokenOut
-    if (symbol === other.value) other.value = mine.value
-    mine.value = symbol
-  }
-
   return (
     <Form
       label="Place limit order"
@@ -132,31 +125,9 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
         }
       }}
     >
-      <SelectField
-        label="Network"
-        value={network.value}
-        options={networks}
-        onChange={(value) => {
-          const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
-          network.value = value
-          tokenIn.value = first
-          tokenOut.value = second
-        }}
-      />
+      <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
       <div class="leg">
-        <TokenPicker label="Token in" value={tokenIn.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("in", symbol)} />
-        <AmountField
-          value={amount.value}
-          symbol={tokenIn.value}
-          network={network.value}
-          free={free}
-          balancesServed={balancesServed}
-          problem={amountIssue}
-          onInput={(value) => (amount.value = value)}
-        />
-      </div>
-      <div class="leg">
-        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("out", symbol)} />
+        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
         <div class="field">
           <span class="label">Market rate</span>
           <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
