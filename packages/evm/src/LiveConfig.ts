@@ -5,7 +5,15 @@
  * scenario is reported. What needs the node (its chain id, the code at the addresses) is not
  * checked here: a node that does not answer is a network that is down, not a bad file.
  */
-import { ApiScope, describeFileIssue, type FileIssue, fileIssuesOf, Plan } from "@swapdesk/core"
+import {
+  ApiScope,
+  DeclaredAccountId,
+  describeFileIssue,
+  type FileIssue,
+  fileIssuesOf,
+  NotificationSettingsInput,
+  Plan
+} from "@swapdesk/core"
 import { Schema } from "effect"
 import { type Address, isAddress } from "viem"
 
@@ -113,17 +121,11 @@ export const LiveWallet = Schema.Struct({
 export type LiveWallet = typeof LiveWallet.Type
 
 /** Where an account is notified. */
-export const LiveNotifications = Schema.Struct({
-  email: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: Schema.String }))),
-  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: Schema.String })))
-})
+export const LiveNotifications = NotificationSettingsInput
 
 /** An account served live. */
 export const LiveAccount = Schema.Struct({
-  id: Schema.String.check(
-    Schema.isPattern(/^acct_[0-9A-Za-z_-]{1,64}$/, { message: "must be acct_ followed by letters, digits, _ or -" })
-  ),
+  id: DeclaredAccountId,
   plan: Schema.optionalKey(Plan),
   apiKeys: Schema.optionalKey(Schema.Array(LiveApiKey)),
   wallets: Schema.optionalKey(Schema.Array(LiveWallet)),

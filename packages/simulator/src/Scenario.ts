@@ -10,11 +10,13 @@
 import {
   API_KEY_PATTERN,
   ApiScope,
+  DeclaredAccountId,
   describeFileIssue,
   type FileIssue,
   fileIssuesOf,
   findToken,
   Network,
+  NotificationSettingsInput,
   parseAmount,
   Plan,
   PriceUsd
@@ -180,16 +182,10 @@ export const WalletSettings = Schema.Struct({
   balances: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
 })
 
-export const NotificationSettingsInput = Schema.Struct({
-  email: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: Schema.String }))),
-  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: Schema.String })))
-})
+export { NotificationSettingsInput }
 
 export const AccountSettings = Schema.Struct({
-  id: Schema.String.check(
-    Schema.isPattern(/^acct_[0-9A-Za-z_-]{1,64}$/, { message: "must be acct_ followed by letters, digits, _ or -" })
-  ),
+  id: DeclaredAccountId,
   plan: Schema.optionalKey(Plan),
   apiKeys: Schema.optionalKey(Schema.Array(ApiKeySettings)),
   notifications: Schema.optionalKey(NotificationSettingsInput),
