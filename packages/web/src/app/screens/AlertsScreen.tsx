@@ -17,7 +17,7 @@ import { Section, SelectField, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Notice } from "../ui/States.tsx"
 import { NotificationSettings } from "./NotificationSettings.tsx"
 
 /** The Free plan's limit on alerts that are `active` or `triggered` (docs/reference/errors.md, ALERT_LIMIT_EXCEEDED). */
@@ -152,7 +152,6 @@ export const AlertsScreen = () => {
   }
 
   const used = counting.data
-  const data = alerts.data
   return (
     <div class="screen">
       <h1>Alerts</h1>
@@ -199,14 +198,16 @@ export const AlertsScreen = () => {
           </Form>
           <ErrorBox error={actionError.value} />
           <ErrorBox error={alerts.error} />
-          {data === undefined
-            ? (alerts.error === null ? <Loading what="alerts" /> : null)
-            : data.alerts.length === 0
-            ? <Empty>No alerts{status.value === "" ? "" : ` that are ${status.value}`}. Create one with the form.</Empty>
-            : (
+          <Listing
+            what="alerts"
+            resource={alerts}
+            itemsOf={(page) => page.alerts}
+            empty={<Empty>No alerts{status.value === "" ? "" : ` that are ${status.value}`}. Create one with the form.</Empty>}
+          >
+            {(page) => (
               <>
                 <ul class="list" aria-label="Alerts">
-                  {data.alerts.map((alert) => (
+                  {page.alerts.map((alert) => (
                     <li key={alert.id} class="row">
                       <div>
                         <span class={`badge ${alert.status}`}>{alert.status}</span> <strong>{alert.type}</strong>: {describe(alert)}
@@ -235,9 +236,10 @@ export const AlertsScreen = () => {
                     </li>
                   ))}
                 </ul>
-                <Pager page={data} label="Alerts" onOffset={(next) => (offset.value = next)} />
+                <Pager page={page} label="Alerts" onOffset={(next) => (offset.value = next)} />
               </>
             )}
+          </Listing>
         </Section>
       </div>
       {serves("/v1/account/notifications") ? <NotificationSettings /> : null}

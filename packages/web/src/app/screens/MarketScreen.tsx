@@ -24,7 +24,7 @@ import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Loading } from "../ui/States.tsx"
 
 type Currency = (typeof currencies)[number]
 
@@ -188,18 +188,21 @@ export const MarketScreen = () => {
           </button>
         </Form>
         <ErrorBox error={chart.error} />
-        {chart.data === undefined
-          ? (chart.error === null ? <Loading what="chart" /> : null)
-          : chart.data.candles.length === 0
-          ? <Empty>No candles in this range. Choose another range, or Latest.</Empty>
-          : (
+        <Listing
+          what="chart"
+          resource={chart}
+          itemsOf={(series) => series.candles}
+          empty={<Empty>No candles in this range. Choose another range, or Latest.</Empty>}
+        >
+          {(series) => (
             <CandleChart
-              key={`${chart.data.token}|${chart.data.timeframe}|${chart.data.currency}`}
-              candles={chart.data.candles}
-              currency={chart.data.currency}
-              label={`${chart.data.token} ${chart.data.timeframe} candles in ${chart.data.currency}`}
+              key={`${series.token}|${series.timeframe}|${series.currency}`}
+              candles={series.candles}
+              currency={series.currency}
+              label={`${series.token} ${series.timeframe} candles in ${series.currency}`}
             />
           )}
+        </Listing>
       </Section>
 
       <Section
@@ -214,15 +217,17 @@ export const MarketScreen = () => {
         }
       >
         <ErrorBox error={trending.error} />
-        {trending.data === undefined
-          ? (trending.error === null ? <Loading what="trending tokens" /> : null)
-          : trending.data.tokens.length === 0
-          ? <Empty>No token trends on {trending.data.network} yet.</Empty>
-          : (
+        <Listing
+          what="trending tokens"
+          resource={trending}
+          itemsOf={(ranking) => ranking.tokens}
+          empty={<Empty>No token trends on {trending.data?.network} yet.</Empty>}
+        >
+          {(ranking) => (
             <TableScroller label={"Trending table"}>
               <table class="cards">
                 <caption>
-                  Trending on {trending.data.network}, updated {time(trending.data.updatedAt)}
+                  Trending on {ranking.network}, updated {time(ranking.updatedAt)}
                 </caption>
                 <thead>
                   <tr>
@@ -234,7 +239,7 @@ export const MarketScreen = () => {
                   </tr>
                 </thead>
                 <tbody>
-                  {trending.data.tokens.map((row) => (
+                  {ranking.tokens.map((row) => (
                     <tr key={row.token}>
                       <td data-label="Rank">{row.rank}</td>
                       <td data-label="Token">
@@ -258,6 +263,7 @@ export const MarketScreen = () => {
               </table>
             </TableScroller>
           )}
+        </Listing>
       </Section>
     </div>
   )

@@ -20,7 +20,7 @@ import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
@@ -210,7 +210,6 @@ export const OrdersScreen = () => {
     await refresh()
   }
 
-  const data = orders.data
   return (
     <div class="screen">
       <h1>Limit orders</h1>
@@ -239,14 +238,16 @@ export const OrdersScreen = () => {
           </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
           <ErrorBox error={orders.error} />
-          {data === undefined
-            ? (orders.error === null ? <Loading what="orders" /> : null)
-            : data.orders.length === 0
-            ? <Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>
-            : (
+          <Listing
+            what="orders"
+            resource={orders}
+            itemsOf={(page) => page.orders}
+            empty={<Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>}
+          >
+            {(page) => (
               <>
                 <ul class="list" aria-label="Orders">
-                  {data.orders.map((order) => (
+                  {page.orders.map((order) => (
                     <li key={order.id} class="row">
                       <div>
                         <span class={`badge ${order.status}`}>{order.status}</span>{" "}
@@ -279,9 +280,10 @@ export const OrdersScreen = () => {
                     </li>
                   ))}
                 </ul>
-                <Pager page={data} label="Orders" onOffset={(next) => (offset.value = next)} />
+                <Pager page={page} label="Orders" onOffset={(next) => (offset.value = next)} />
               </>
             )}
+          </Listing>
         </Section>
       </div>
     </div>
