@@ -17,6 +17,7 @@ import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
 import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
+import { useAction } from "../ui/Action.ts"
 import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
@@ -192,7 +193,6 @@ export const OrdersScreen = () => {
   const network = useSignal<Network | "">("")
   const offset = useSignal(0)
   const orders = useResource<Page & { readonly orders: ReadonlyArray<Order> }>()
-  const cancelError = useSignal<unknown>(null)
 
   const refresh = () =>
     orders.load(() =>
@@ -200,15 +200,8 @@ export const OrdersScreen = () => {
     )
   usePoll(refresh, 5_000, [status.value, token.value, network.value, offset.value])
 
-  const cancel = async (order: Order) => {
-    cancelError.value = null
-    try {
-      await call("DELETE", `/orders/${order.id}`)
-    } catch (failure) {
-      cancelError.value = failure
-    }
-    await refresh()
-  }
+  const { error: cancelError, run } = useAction(refresh)
+  const cancel = (order: Order) => run(() => call("DELETE", `/orders/${order.id}`))
 
   return (
     <div class="screen">
