@@ -170,6 +170,16 @@ export const describeFileIssue = (issue: FileIssue): string =>
   `  ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}` +
   ("value" in issue ? ` (found ${JSON.stringify(issue.value) ?? "nothing"})` : "")
 
+/** A file that cannot be used: `invalid <what>:`, then every problem, one per line. */
+export class InvalidFile extends Error {
+  readonly issues: ReadonlyArray<FileIssue>
+  constructor(what: string, issues: ReadonlyArray<FileIssue>) {
+    super(`invalid ${what}:\n` + issues.map(describeFileIssue).join("\n"))
+    this.name = "InvalidFile"
+    this.issues = issues
+  }
+}
+
 const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
   let current = input
   for (const key of path) {

@@ -8,9 +8,9 @@
 import {
   ApiScope,
   DeclaredAccountId,
-  describeFileIssue,
   type FileIssue,
   fileIssuesOf,
+  InvalidFile,
   NotificationSettingsInput,
   Plan
 } from "@swapdesk/core"
@@ -158,12 +158,10 @@ export type LiveConfig = typeof LiveConfig.Type
 export type LiveConfigIssue = FileIssue
 
 /** A live configuration file that cannot be used: every bad field, one per line. */
-export class InvalidLiveConfig extends Error {
-  readonly issues: ReadonlyArray<LiveConfigIssue>
+export class InvalidLiveConfig extends InvalidFile {
   constructor(issues: ReadonlyArray<LiveConfigIssue>) {
-    super("invalid live configuration:\n" + issues.map(describeFileIssue).join("\n"))
+    super("live configuration", issues)
     this.name = "InvalidLiveConfig"
-    this.issues = issues
   }
 }
 

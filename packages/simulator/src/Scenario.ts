@@ -11,10 +11,10 @@ import {
   API_KEY_PATTERN,
   ApiScope,
   DeclaredAccountId,
-  describeFileIssue,
   type FileIssue,
   fileIssuesOf,
   findToken,
+  InvalidFile,
   Network,
   NotificationSettingsInput,
   parseAmount,
@@ -249,12 +249,10 @@ export const scenarioDefaults = {
 export type ScenarioIssue = FileIssue
 
 /** A scenario that cannot be run: every problem, one per line. */
-export class InvalidScenario extends Error {
-  readonly issues: ReadonlyArray<ScenarioIssue>
+export class InvalidScenario extends InvalidFile {
   constructor(issues: ReadonlyArray<ScenarioIssue>) {
-    super("invalid scenario:\n" + issues.map(describeFileIssue).join("\n"))
+    super("scenario", issues)
     this.name = "InvalidScenario"
-    this.issues = issues
   }
 }
 
