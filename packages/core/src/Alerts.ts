@@ -15,7 +15,7 @@ import { IdGenerator } from "./Ids.ts"
 import { alertLimitOf, checkAlertLimit } from "./Limits.ts"
 import { MarketClock } from "./MarketClock.ts"
 import type { Page } from "./Page.ts"
-import { AccountRepository, AlertRepository } from "./Repositories.ts"
+import { AccountRepository, AlertRepository, foundOr } from "./Repositories.ts"
 import { type CreateAlertBody, type ListAlertsQuery, pageLimits } from "./Requests.ts"
 import { resolveToken } from "./Token.ts"
 import { validateAlertRule } from "./Validation.ts"
@@ -89,12 +89,7 @@ export class Alerts extends Context.Service<Alerts, {
         alertLimitOf(plan) === undefined ? write : writes.serialize(accountId, write)
 
       const find = (accountId: string, id: string) =>
-        repository.get(accountId, id).pipe(
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(new AlertNotFound({ id })),
-            onSome: Effect.succeed
-          }))
-        )
+        foundOr(repository.get(accountId, id), () => new AlertNotFound({ id }))
 
       const create = Effect.fn("Alerts.create")(function*(accountId: string, body: CreateAlertBody) {
         const rule = yield* resolveRule(body)

@@ -160,6 +160,20 @@ const alertKeys = (a: AlertRecord): ReadonlyArray<string> => [
 
 const idempotencyKeyOf = (accountId: string, key: string) => `${accountId}\u0000${key}`
 
+/**
+ * The rows of one kind of account record, filed in an index for listing: `write` files a record
+ * (see `filing`), `listPage` reads a filtered page (see `filteredPages`).
+ */
+const listedRows = <A extends { readonly id: string; readonly accountId: string; readonly createdAt: number }>(
+  keysOf: (record: A) => ReadonlyArray<string>,
+  open?: { readonly ids: Set<string>; readonly holds: (record: A) => boolean }
+) => {
+  const rows = new Map<string, A>()
+  const index = new ListIndex()
+  const write = filing(index, rows, keysOf, open)
+  return { rows, index, write, listPage: filteredPages(index, rows) }
+}
+
 /** `AccountRepository` in memory. */
 export const memoryAccountRepository = (): AccountRepository["Service"] => {
   const rows = new Map<string, Account>()
@@ -218,12 +232,12 @@ export const memoryApiKeyRepository = (): ApiKeyRepository["Service"] => {
 
 /** `AlertRepository` in memory. */
 export const memoryAlertRepository = (): AlertRepository["Service"] => {
-  const rows = new Map<string, AlertRecord>()
   // Kept beside the rows so the per-tick monitor never scans disabled or triggered alerts.
   const activeIds = new Set<string>()
-  const index = new ListIndex()
-  const write = filing(index, rows, alertKeys, { ids: activeIds, holds: (alert) => alert.status === "active" })
-  const listPage = filteredPages(index, rows)
+  const { rows, index, write, listPage } = listedRows<AlertRecord>(alertKeys, {
+    ids: activeIds,
+    holds: (alert) => alert.status === "active"
+  })
   return {
     ...recordsOf(rows, write),
     remove: (accountId, id) =>
@@ -272,10 +286,7 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
 
 /** `TradeRepository` in memory. */
 export const memoryTradeRepository = (): TradeRepository["Service"] => {
-  const rows = new Map<string, TradeRecord>()
-  const index = new ListIndex()
-  const write = filing(index, rows, tradeKeys)
-  const listPage = filteredPages(index, rows)
+  const { rows, index, write, listPage } = listedRows<TradeRecord>(tradeKeys)
   return {
     ...recordsOf(rows, write),
     getById: byId(rows),
@@ -304,11 +315,11 @@ export const memoryTradeRepository = (): TradeRepository["Service"] => {
 
 /** `OrderRepository` in memory. */
 export const memoryOrderRepository = (): OrderRepository["Service"] => {
-  const rows = new Map<string, OrderRecord>()
   const openIds = new Set<string>()
-  const index = new ListIndex()
-  const write = filing(index, rows, orderKeys, { ids: openIds, holds: (order) => order.status === "pending" })
-  const listPage = filteredPages(index, rows)
+  const { rows, write, listPage } = listedRows<OrderRecord>(orderKeys, {
+    ids: openIds,
+    holds: (order) => order.status === "pending"
+  })
   return {
     ...recordsOf(rows, write),
     getById: byId(rows),

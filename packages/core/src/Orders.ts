@@ -31,7 +31,7 @@ import { OrderSigner, type OrderTerms } from "./OrderSigning.ts"
 import { orderView } from "./OrderViews.ts"
 import type { Page } from "./Page.ts"
 import { PriceFeed } from "./PriceFeed.ts"
-import { OrderRepository } from "./Repositories.ts"
+import { foundOr, OrderRepository } from "./Repositories.ts"
 import { type CreateOrderBody, type ListOrdersQuery, pageLimits } from "./Requests.ts"
 import { resolveToken } from "./Token.ts"
 import type { TradeRecord } from "./Trade.ts"
@@ -142,11 +142,7 @@ export class Orders extends Context.Service<Orders, {
       })
 
       const get = (accountId: string, id: string) =>
-        Effect.flatMap(
-          repository.get(accountId, id),
-          (order): Effect.Effect<OrderRecord, OrderNotFound> =>
-            Option.isNone(order) ? Effect.fail(new OrderNotFound({ id })) : Effect.succeed(order.value)
-        )
+        foundOr(repository.get(accountId, id), () => new OrderNotFound({ id }))
 
       const list = Effect.fn("Orders.list")(function*(accountId: string, query: ListOrdersQuery) {
         const token = query.token === undefined ? undefined : (yield* resolveToken(query.token, query.network)).symbol

@@ -3,8 +3,7 @@
  * (`layerMemory`), whose implementation lives in `MemoryRepositories`; the SQL-backed layers of
  * `@swapdesk/store` implement the same services, and no use case changes with either.
  */
-import type { Effect, Option } from "effect"
-import { Context, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { Account, Channel, NotificationSettings } from "./Account.ts"
 import type { AlertRecord, AlertStatus, AlertType } from "./Alert.ts"
 import type { ApiKeyRecord } from "./ApiKey.ts"
@@ -23,6 +22,17 @@ import type { OrderRecord, OrderStatus } from "./Order.ts"
 import type { Page, PageRequest } from "./Page.ts"
 import type { TradeRecord, TradeStatus } from "./Trade.ts"
 import type { WebhookDeliveryRecord, WebhookRecord } from "./Webhook.ts"
+
+/**
+ * The record a repository read by id found, or the use case's not-found error: how `get` answers
+ * for an id the account does not own or that does not exist. A chain rather than a generator, as
+ * it runs on every read of a trade or an order.
+ */
+export const foundOr = <A, E, F>(
+  read: Effect.Effect<Option.Option<A>, E>,
+  notFound: () => F
+): Effect.Effect<A, E | F> =>
+  Effect.flatMap(read, (found) => Option.isNone(found) ? Effect.fail(notFound()) : Effect.succeed(found.value))
 
 export class AccountRepository extends Context.Service<AccountRepository, {
   readonly get: (id: string) => Effect.Effect<Option.Option<Account>>

@@ -23,7 +23,7 @@ import { nativeTokenOf } from "./Network.ts"
 import type { OrderRecord } from "./Order.ts"
 import type { Page } from "./Page.ts"
 import { PriceFeed } from "./PriceFeed.ts"
-import { TradeRepository } from "./Repositories.ts"
+import { foundOr, TradeRepository } from "./Repositories.ts"
 import {
   type CreateTradeBody,
   DEFAULT_SLIPPAGE_PERCENT,
@@ -265,13 +265,8 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
-      // A chain rather than a generator: this runs on every trade read.
       const get = (accountId: string, id: string) =>
-        Effect.flatMap(
-          repository.get(accountId, id),
-          (trade): Effect.Effect<TradeRecord, TradeNotFound> =>
-            Option.isNone(trade) ? Effect.fail(new TradeNotFound({ id })) : Effect.succeed(trade.value)
-        )
+        foundOr(repository.get(accountId, id), () => new TradeNotFound({ id }))
 
       /**
        * The token must exist on the network when one is given (as everywhere else); without one, a

@@ -155,3 +155,43 @@ export const validateAlertRule = (body: CreateAlertBody): Result.Result<AlertRul
       return Result.succeed({ type: "portfolio", changePercent: body.changePercent ?? alertDefaults.changePercent })
   }
 }
+
+/**
+ * A problem in a file being loaded (a scenario, a live configuration): where, what is wrong, and
+ * the value found there. Text that is not JSON has no value to show, and its issue has no `value`
+ * key; a missing field has one, `undefined`.
+ */
+export interface FileIssue extends ValidationIssue {
+  readonly value?: unknown
+}
+
+/** One line of a file's report: `  path: message (found value)`, the path `(root)` for the whole file. */
+export const describeFileIssue = (issue: FileIssue): string =>
+  `  ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}` +
+  ("value" in issue ? ` (found ${JSON.stringify(issue.value) ?? "nothing"})` : "")
+
+/** A file that cannot be used: `invalid <what>:`, then every problem, one per line. */
+export class InvalidFile extends Error {
+  readonly issues: ReadonlyArray<FileIssue>
+  constructor(what: string, issues: ReadonlyArray<FileIssue>) {
+    super(`invalid ${what}:\n` + issues.map(describeFileIssue).join("\n"))
+    this.name = "InvalidFile"
+    this.issues = issues
+  }
+}
+
+const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
+  let current = input
+  for (const key of path) {
+    if (current === null || typeof current !== "object") return undefined
+    current = (current as Record<PropertyKey, unknown>)[key]
+  }
+  return current
+}
+
+/** Every problem a schema found in a file's `input`, each with the value found at its path. */
+export const fileIssuesOf = (issue: SchemaIssue.Issue, input: unknown): Array<FileIssue> =>
+  standardFormatter(issue).issues.map((item) => {
+    const path = (item.path ?? []) as ReadonlyArray<PropertyKey>
+    return { path: path.map(String).join("."), message: item.message, value: valueAt(input, path) }
+  })

@@ -5,8 +5,16 @@
  * scenario is reported. What needs the node (its chain id, the code at the addresses) is not
  * checked here: a node that does not answer is a network that is down, not a bad file.
  */
-import { ApiScope, Plan, type ValidationIssue } from "@swapdesk/core"
-import { Schema, SchemaIssue } from "effect"
+import {
+  ApiScope,
+  DeclaredAccountId,
+  type FileIssue,
+  fileIssuesOf,
+  InvalidFile,
+  NotificationSettingsInput,
+  Plan
+} from "@swapdesk/core"
+import { Schema } from "effect"
 import { type Address, isAddress } from "viem"
 
 /** An EVM address: 0x and 40 hex digits, with a valid EIP-55 checksum when it mixes cases. */
@@ -113,17 +121,11 @@ export const LiveWallet = Schema.Struct({
 export type LiveWallet = typeof LiveWallet.Type
 
 /** Where an account is notified. */
-export const LiveNotifications = Schema.Struct({
-  email: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: Schema.String }))),
-  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: Schema.String })))
-})
+export const LiveNotifications = NotificationSettingsInput
 
 /** An account served live. */
 export const LiveAccount = Schema.Struct({
-  id: Schema.String.check(
-    Schema.isPattern(/^acct_[0-9A-Za-z_-]{1,64}$/, { message: "must be acct_ followed by letters, digits, _ or -" })
-  ),
+  id: DeclaredAccountId,
   plan: Schema.optionalKey(Plan),
   apiKeys: Schema.optionalKey(Schema.Array(LiveApiKey)),
   wallets: Schema.optionalKey(Schema.Array(LiveWallet)),
@@ -153,35 +155,15 @@ export const LiveConfig = Schema.Struct({
 export type LiveConfig = typeof LiveConfig.Type
 
 /** A problem in the file: where, what is wrong, and the value found there (absent for text that is not JSON). */
-export interface LiveConfigIssue extends ValidationIssue {
-  readonly value?: unknown
-}
-
-/** One line per issue: `  path: message (found value)`, the scenario file's format. */
-const describeIssue = (issue: LiveConfigIssue): string =>
-  `  ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}` +
-  ("value" in issue ? ` (found ${JSON.stringify(issue.value) ?? "nothing"})` : "")
+export type LiveConfigIssue = FileIssue
 
 /** A live configuration file that cannot be used: every bad field, one per line. */
-export class InvalidLiveConfig extends Error {
-  readonly issues: ReadonlyArray<LiveConfigIssue>
+export class InvalidLiveConfig extends InvalidFile {
   constructor(issues: ReadonlyArray<LiveConfigIssue>) {
-    super("invalid live configuration:\n" + issues.map(describeIssue).join("\n"))
+    super("live configuration", issues)
     this.name = "InvalidLiveConfig"
-    this.issues = issues
   }
 }
-
-const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
-  let current = input
-  for (const key of path) {
-    if (current === null || typeof current !== "object") return undefined
-    current = (current as Record<PropertyKey, unknown>)[key]
-  }
-  return current
-}
-
-const toIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 type Json = Record<string, unknown>
 const objectAt = (value: unknown): Json | undefined =>
@@ -283,10 +265,7 @@ export const decodeLiveConfig = (input: unknown): LiveConfig => {
     const failure = decoded.cause.reasons.find((r) => r._tag === "Fail")
     const issue = failure !== undefined && Schema.isSchemaError(failure.error) ? failure.error.issue : undefined
     if (issue === undefined) throw new InvalidLiveConfig([{ path: "", message: "could not be decoded", value: input }])
-    for (const i of toIssues(issue).issues) {
-      const path = (i.path ?? []) as ReadonlyArray<PropertyKey>
-      issues.push({ path: path.map(String).join("."), message: i.message, value: valueAt(input, path) })
-    }
+    issues.push(...fileIssuesOf(issue, input))
   }
   // A field the schema already refused is reported once, with the schema's message.
   const reported = new Set(issues.map((i) => i.path))

@@ -10,14 +10,18 @@
 import {
   API_KEY_PATTERN,
   ApiScope,
+  DeclaredAccountId,
+  type FileIssue,
+  fileIssuesOf,
   findToken,
+  InvalidFile,
   Network,
+  NotificationSettingsInput,
   parseAmount,
   Plan,
-  PriceUsd,
-  type ValidationIssue
+  PriceUsd
 } from "@swapdesk/core"
-import { Option, Result, Schema, SchemaIssue } from "effect"
+import { Option, Result, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { CandleFileFault, type CandleSeries, parseCandleFile, seriesRange } from "./market/CandleFile.ts"
@@ -178,16 +182,10 @@ export const WalletSettings = Schema.Struct({
   balances: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
 })
 
-export const NotificationSettingsInput = Schema.Struct({
-  email: Schema.optionalKey(Schema.NullOr(Schema.String)),
-  telegram: Schema.optionalKey(Schema.NullOr(Schema.Struct({ chatId: Schema.String }))),
-  push: Schema.optionalKey(Schema.NullOr(Schema.Struct({ deviceToken: Schema.String })))
-})
+export { NotificationSettingsInput }
 
 export const AccountSettings = Schema.Struct({
-  id: Schema.String.check(
-    Schema.isPattern(/^acct_[0-9A-Za-z_-]{1,64}$/, { message: "must be acct_ followed by letters, digits, _ or -" })
-  ),
+  id: DeclaredAccountId,
   plan: Schema.optionalKey(Plan),
   apiKeys: Schema.optionalKey(Schema.Array(ApiKeySettings)),
   notifications: Schema.optionalKey(NotificationSettingsInput),
@@ -248,33 +246,15 @@ export const scenarioDefaults = {
  * A scenario problem: where, what is wrong, and the value found there. Text that is not JSON has
  * no value to show, and its issue has no `value` key (a missing field has one: `undefined`).
  */
-export interface ScenarioIssue extends ValidationIssue {
-  readonly value?: unknown
-}
+export type ScenarioIssue = FileIssue
 
-const describeIssue = (issue: ScenarioIssue): string =>
-  `  ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}` +
-  ("value" in issue ? ` (found ${JSON.stringify(issue.value)})` : "")
-
-export class InvalidScenario extends Error {
-  readonly issues: ReadonlyArray<ScenarioIssue>
+/** A scenario that cannot be run: every problem, one per line. */
+export class InvalidScenario extends InvalidFile {
   constructor(issues: ReadonlyArray<ScenarioIssue>) {
-    super("invalid scenario:\n" + issues.map(describeIssue).join("\n"))
+    super("scenario", issues)
     this.name = "InvalidScenario"
-    this.issues = issues
   }
 }
-
-const valueAt = (input: unknown, path: ReadonlyArray<PropertyKey>): unknown => {
-  let current = input
-  for (const key of path) {
-    if (current === null || typeof current !== "object") return undefined
-    current = (current as Record<PropertyKey, unknown>)[key]
-  }
-  return current
-}
-
-const toIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
  * Overrides the market would accept and never use, refused instead (docs/decisions.md). A
@@ -529,10 +509,7 @@ export const decodeScenario = (input: unknown, sources: ScenarioSources = {}): S
     const error = decoded.cause.reasons.find((r) => r._tag === "Fail")
     const issue = error !== undefined && Schema.isSchemaError(error.error) ? error.error.issue : undefined
     if (issue === undefined) throw new InvalidScenario([{ path: "", message: "could not be decoded", value: input }])
-    const schemaIssues = toIssues(issue).issues.map((i): ScenarioIssue => {
-      const path = (i.path ?? []) as ReadonlyArray<PropertyKey>
-      return { path: path.map(String).join("."), message: i.message, value: valueAt(input, path) }
-    })
+    const schemaIssues = fileIssuesOf(issue, input)
     const parts = partsOf(input)
     throw new InvalidScenario([...schemaIssues, ...crossChecks(parts), ...loadHistory(parts, sources).issues])
   }

@@ -10,10 +10,12 @@ import { isoFromInput, time } from "../Format.ts"
 import { keyInUseId } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
+import { useAction } from "../ui/Action.ts"
 import { Checkbox, Section, TableScroller, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Secret } from "../ui/Secret.tsx"
-import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing } from "../ui/States.tsx"
 
 const toggle = <T,>(list: ReadonlyArray<T>, item: T, on: boolean) =>
   on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item)
@@ -24,30 +26,24 @@ const ApiKeys = () => {
   const chosen = useSignal<ReadonlyArray<Scope>>(["read"])
   const expires = useSignal("")
   const created = useSignal<ApiKey | null>(null)
-  const error = useSignal<unknown>(null)
   const refresh = () => keys.load(() => get("/auth/api-keys"))
+  const { error, run } = useAction(refresh)
   const inUse = keys.data === undefined ? undefined : keyInUseId(keys.data.keys)
   usePoll(refresh, 30_000, [])
 
   return (
     <Section title="API keys">
-      <form
-        class="stack"
-        aria-label="Create API key"
-        onSubmit={async (event) => {
-          event.preventDefault()
-          error.value = null
+      <Form
+        label="Create API key"
+        onSubmit={() => {
           created.value = null
           const expiresAt = isoFromInput(expires.value)
-          try {
+          return run(async () => {
             created.value = (await call<ApiKey>("POST", "/auth/api-keys", {
               body: { name: name.value.trim(), scopes: chosen.value, ...(expiresAt === undefined ? {} : { expiresAt }) }
             })).data
             name.value = ""
-          } catch (failure) {
-            error.value = failure
-          }
-          await refresh()
+          })
         }}
       >
         <TextField label="Key name" value={name.value} onInput={(value) => (name.value = value)} required />
@@ -59,44 +55,38 @@ const ApiKeys = () => {
         </fieldset>
         <TextField label="Key expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
         <button type="submit">Create key</button>
-      </form>
+      </Form>
       <ErrorBox error={error.value} title="Key not created" />
       {created.value?.key === undefined ? null : <Secret label="New API key" copyLabel="Copy API key" value={created.value.key} />}
       <ErrorBox error={keys.error} />
-      {keys.data === undefined ? (keys.error === null ? <Loading what="API keys" /> : null) : keys.data.keys.length === 0 ? <Empty>No keys.</Empty> : (
-        <ul class="list" aria-label="API keys">
-          {keys.data.keys.map((key) => (
-            <li key={key.id} class="row">
-              <div>
-                <strong>{key.name}</strong> <code>{key.prefix}…{key.last4}</code> <span class="muted">{key.scopes.join(", ")}</span>
-                {key.id === inUse ? <> <span class="badge in-use">in use in this tab</span></> : null}
-                <br />
-                <small class="muted">
-                  created {time(key.createdAt)}; last used {time(key.lastUsedAt)}; expires {key.expiresAt === null ? "never" : time(key.expiresAt)}
-                </small>
-              </div>
-              <div class="actions">
-                <button
-                  type="button"
-                  class="danger"
-                  aria-label={`Revoke key ${key.name}`}
-                  onClick={async () => {
-                    error.value = null
-                    try {
-                      await call("DELETE", `/auth/api-keys/${key.id}`)
-                    } catch (failure) {
-                      error.value = failure
-                    }
-                    await refresh()
-                  }}
-                >
-                  Revoke
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing what="API keys" resource={keys} itemsOf={(list) => list.keys} empty={<Empty>No keys.</Empty>}>
+        {(list) => (
+          <ul class="list" aria-label="API keys">
+            {list.keys.map((key) => (
+              <li key={key.id} class="row">
+                <div>
+                  <strong>{key.name}</strong> <code>{key.prefix}…{key.last4}</code> <span class="muted">{key.scopes.join(", ")}</span>
+                  {key.id === inUse ? <> <span class="badge in-use">in use in this tab</span></> : null}
+                  <br />
+                  <small class="muted">
+                    created {time(key.createdAt)}; last used {time(key.lastUsedAt)}; expires {key.expiresAt === null ? "never" : time(key.expiresAt)}
+                  </small>
+                </div>
+                <div class="actions">
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-label={`Revoke key ${key.name}`}
+                    onClick={() => run(() => call("DELETE", `/auth/api-keys/${key.id}`))}
+                  >
+                    Revoke
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
     </Section>
   )
 }
@@ -107,37 +97,37 @@ const Deliveries = ({ webhook }: { readonly webhook: Webhook }) => {
   return (
     <div>
       <ErrorBox error={deliveries.error} />
-      {deliveries.data === undefined ? (deliveries.error === null ? <Loading what="deliveries" /> : null) : deliveries.data.deliveries.length === 0 ? (
-        <Empty>No deliveries yet.</Empty>
-      ) : (
-        <TableScroller label={`Deliveries to ${webhook.url}`}>
-          <table>
-            <caption class="visually-hidden">Deliveries to {webhook.url}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Event</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">Status</th>
-                <th scope="col">Response</th>
-                <th scope="col">Next attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.deliveries.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>{time(delivery.createdAt)}</td>
-                  <td>{delivery.event}</td>
-                  <td>{delivery.attempt}</td>
-                  <td><span class={`badge ${delivery.status}`}>{delivery.status}</span></td>
-                  <td>{delivery.responseStatus ?? "—"}</td>
-                  <td>{time(delivery.nextAttemptAt)}</td>
+      <Listing what="deliveries" resource={deliveries} itemsOf={(log) => log.deliveries} empty={<Empty>No deliveries yet.</Empty>}>
+        {(log) => (
+          <TableScroller label={`Deliveries to ${webhook.url}`}>
+            <table>
+              <caption class="visually-hidden">Deliveries to {webhook.url}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Created</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Attempt</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Response</th>
+                  <th scope="col">Next attempt</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroller>
-      )}
+              </thead>
+              <tbody>
+                {log.deliveries.map((delivery) => (
+                  <tr key={delivery.id}>
+                    <td>{time(delivery.createdAt)}</td>
+                    <td>{delivery.event}</td>
+                    <td>{delivery.attempt}</td>
+                    <td><span class={`badge ${delivery.status}`}>{delivery.status}</span></td>
+                    <td>{delivery.responseStatus ?? "—"}</td>
+                    <td>{time(delivery.nextAttemptAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroller>
+        )}
+      </Listing>
     </div>
   )
 }
@@ -158,25 +148,19 @@ const Webhooks = () => {
   const url = useSignal("")
   const events = useSignal<ReadonlyArray<string>>(["trade.confirmed", "alert.triggered"])
   const created = useSignal<Webhook | null>(null)
-  const error = useSignal<unknown>(null)
   const refresh = () => webhooks.load(() => get("/webhooks"))
+  const { error, run } = useAction(refresh)
   usePoll(refresh, 30_000, [])
   return (
     <Section title="Webhooks">
-      <form
-        class="stack"
-        aria-label="Create webhook"
-        onSubmit={async (event) => {
-          event.preventDefault()
-          error.value = null
+      <Form
+        label="Create webhook"
+        onSubmit={() => {
           created.value = null
-          try {
+          return run(async () => {
             created.value = (await call<Webhook>("POST", "/webhooks", { body: { url: url.value.trim(), events: events.value } })).data
             url.value = ""
-          } catch (failure) {
-            error.value = failure
-          }
-          await refresh()
+          })
         }}
       >
         <TextField label="Webhook URL" type="url" value={url.value} onInput={(value) => (url.value = value)} required placeholder="https://example.com/hooks/swapdesk" />
@@ -187,40 +171,34 @@ const Webhooks = () => {
           ))}
         </fieldset>
         <button type="submit">Create webhook</button>
-      </form>
+      </Form>
       <ErrorBox error={error.value} title="Webhook not created" />
       {created.value?.secret === undefined ? null : <Secret label="Signing secret" copyLabel="Copy signing secret" value={created.value.secret} />}
       <ErrorBox error={webhooks.error} />
-      {webhooks.data === undefined ? (webhooks.error === null ? <Loading what="webhooks" /> : null) : webhooks.data.webhooks.length === 0 ? <Empty>No webhooks.</Empty> : (
-        <ul class="list" aria-label="Webhooks">
-          {webhooks.data.webhooks.map((webhook) => (
-            <li key={webhook.id}>
-              <div class="row">
-                <span>
-                  <code>{webhook.url}</code> <span class="muted">{webhook.events.join(", ")}</span>
-                </span>
-                <button
-                  type="button"
-                  class="danger"
-                  aria-label={`Delete webhook ${webhook.url}`}
-                  onClick={async () => {
-                    error.value = null
-                    try {
-                      await call("DELETE", `/webhooks/${webhook.id}`)
-                    } catch (failure) {
-                      error.value = failure
-                    }
-                    await refresh()
-                  }}
-                >
-                  Delete
-                </button>
-              </div>
-              <DeliveryLog webhook={webhook} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <Listing what="webhooks" resource={webhooks} itemsOf={(list) => list.webhooks} empty={<Empty>No webhooks.</Empty>}>
+        {(list) => (
+          <ul class="list" aria-label="Webhooks">
+            {list.webhooks.map((webhook) => (
+              <li key={webhook.id}>
+                <div class="row">
+                  <span>
+                    <code>{webhook.url}</code> <span class="muted">{webhook.events.join(", ")}</span>
+                  </span>
+                  <button
+                    type="button"
+                    class="danger"
+                    aria-label={`Delete webhook ${webhook.url}`}
+                    onClick={() => run(() => call("DELETE", `/webhooks/${webhook.id}`))}
+                  >
+                    Delete
+                  </button>
+                </div>
+                <DeliveryLog webhook={webhook} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Listing>
     </Section>
   )
 }

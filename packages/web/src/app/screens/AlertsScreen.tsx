@@ -14,9 +14,10 @@ import { learnPlan, planInUse } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Notice } from "../ui/States.tsx"
 import { NotificationSettings } from "./NotificationSettings.tsx"
 
 /** The Free plan's limit on alerts that are `active` or `triggered` (docs/reference/errors.md, ALERT_LIMIT_EXCEEDED). */
@@ -67,11 +68,9 @@ const CreateAlert = ({ onCreated }: { readonly onCreated: () => void }) => {
   }
 
   return (
-    <form
-      class="stack"
-      aria-label="Create alert"
-      onSubmit={async (event) => {
-        event.preventDefault()
+    <Form
+      label="Create alert"
+      onSubmit={async () => {
         busy.value = true
         error.value = null
         created.value = null
@@ -115,7 +114,7 @@ const CreateAlert = ({ onCreated }: { readonly onCreated: () => void }) => {
       <button type="submit" disabled={busy.value}>Create alert</button>
       <ErrorBox error={error.value} title="Alert not created" />
       {created.value === null ? null : <Notice>Alert created: {describe(created.value)}.</Notice>}
-    </form>
+    </Form>
   )
 }
 
@@ -153,7 +152,6 @@ export const AlertsScreen = () => {
   }
 
   const used = counting.data
-  const data = alerts.data
   return (
     <div class="screen">
       <h1>Alerts</h1>
@@ -178,7 +176,7 @@ export const AlertsScreen = () => {
           <CreateAlert onCreated={() => void refresh()} />
         </Section>
         <Section title="Your alerts">
-          <form class="toolbar" aria-label="Alert filters" onSubmit={(event) => event.preventDefault()}>
+          <Form layout="toolbar" label="Alert filters">
             <SelectField
               label="Status"
               value={status.value}
@@ -197,17 +195,19 @@ export const AlertsScreen = () => {
                 type.value = value
               }}
             />
-          </form>
+          </Form>
           <ErrorBox error={actionError.value} />
           <ErrorBox error={alerts.error} />
-          {data === undefined
-            ? (alerts.error === null ? <Loading what="alerts" /> : null)
-            : data.alerts.length === 0
-            ? <Empty>No alerts{status.value === "" ? "" : ` that are ${status.value}`}. Create one with the form.</Empty>
-            : (
+          <Listing
+            what="alerts"
+            resource={alerts}
+            itemsOf={(page) => page.alerts}
+            empty={<Empty>No alerts{status.value === "" ? "" : ` that are ${status.value}`}. Create one with the form.</Empty>}
+          >
+            {(page) => (
               <>
                 <ul class="list" aria-label="Alerts">
-                  {data.alerts.map((alert) => (
+                  {page.alerts.map((alert) => (
                     <li key={alert.id} class="row">
                       <div>
                         <span class={`badge ${alert.status}`}>{alert.status}</span> <strong>{alert.type}</strong>: {describe(alert)}
@@ -236,9 +236,10 @@ export const AlertsScreen = () => {
                     </li>
                   ))}
                 </ul>
-                <Pager page={data} label="Alerts" onOffset={(next) => (offset.value = next)} />
+                <Pager page={page} label="Alerts" onOffset={(next) => (offset.value = next)} />
               </>
             )}
+          </Listing>
         </Section>
       </div>
       {serves("/v1/account/notifications") ? <NotificationSettings /> : null}

@@ -8,9 +8,10 @@ import { type Network, networks, type Page, type Trade, type TradeStatus } from 
 import { isoFromInput, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { Section, SelectField, TableScroller, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing } from "../ui/States.tsx"
 
 const PAGE_SIZE = 20
 
@@ -48,16 +49,14 @@ export const HistoryScreen = () => {
   )
 
   const set = (change: Partial<Filters>) => (draft.value = { ...draft.value, ...change })
-  const data = trades.data
   return (
     <div class="screen">
       <h1>History</h1>
       <Section title="Filters">
-        <form
-          class="toolbar"
-          aria-label="Trade filters"
-          onSubmit={(event) => {
-            event.preventDefault()
+        <Form
+          label="Trade filters"
+          layout="toolbar"
+          onSubmit={() => {
             offset.value = 0
             filters.value = draft.value
           }}
@@ -78,15 +77,17 @@ export const HistoryScreen = () => {
           <TextField label="Submitted from (UTC)" type="datetime-local" value={draft.value.from} onInput={(from) => set({ from })} />
           <TextField label="Submitted to (UTC)" type="datetime-local" value={draft.value.to} onInput={(to) => set({ to })} />
           <button type="submit">Apply filters</button>
-        </form>
+        </Form>
       </Section>
       <Section title="Trades">
         <ErrorBox error={trades.error} />
-        {data === undefined
-          ? (trades.error === null ? <Loading what="trades" /> : null)
-          : data.trades.length === 0
-          ? <Empty>No trades match. Place one on the Swap screen, or widen the filters.</Empty>
-          : (
+        <Listing
+          what="trades"
+          resource={trades}
+          itemsOf={(page) => page.trades}
+          empty={<Empty>No trades match. Place one on the Swap screen, or widen the filters.</Empty>}
+        >
+          {(page) => (
             <>
               <TableScroller label={"Trades table"}>
                 <table class="cards">
@@ -102,7 +103,7 @@ export const HistoryScreen = () => {
                     </tr>
                   </thead>
                   <tbody>
-                    {data.trades.map((trade) => (
+                    {page.trades.map((trade) => (
                       <tr key={trade.id}>
                         <td data-label="Submitted">{time(trade.createdAt)}</td>
                         <td data-label="Status"><span class={`badge ${trade.status}`}>{trade.status}</span></td>
@@ -117,9 +118,10 @@ export const HistoryScreen = () => {
                   </tbody>
                 </table>
               </TableScroller>
-              <Pager page={data} label="Trades" onOffset={(next) => (offset.value = next)} />
+              <Pager page={page} label="Trades" onOffset={(next) => (offset.value = next)} />
             </>
           )}
+        </Listing>
       </Section>
     </div>
   )

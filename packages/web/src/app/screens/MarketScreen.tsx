@@ -22,8 +22,9 @@ import { usePoll } from "../Live.ts"
 import { tokenList } from "../Tokens.ts"
 import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Loading } from "../ui/States.tsx"
 
 type Currency = (typeof currencies)[number]
 
@@ -104,12 +105,11 @@ export const MarketScreen = () => {
   return (
     <div class="screen">
       <h1>Market</h1>
-      <form
-        class="toolbar"
+      <Form
+        label="Token search"
+        layout="toolbar"
         role="search"
-        aria-label="Token search"
-        onSubmit={(event) => {
-          event.preventDefault()
+        onSubmit={() => {
           token.value = search.value.trim()
         }}
       >
@@ -128,7 +128,7 @@ export const MarketScreen = () => {
         />
         <SelectField label="Currency" value={currency.value} options={currencies} onChange={(value) => (currency.value = value)} />
         <button type="submit">Search</button>
-      </form>
+      </Form>
 
       <Section title={data === undefined ? `Price of ${token.value}` : `Price of ${data.token}`}>
         <ErrorBox error={record.error} />
@@ -164,11 +164,10 @@ export const MarketScreen = () => {
         <div class="toolbar">
           <Segmented label="Timeframe" value={timeframe.value} options={timeframes} onChange={(value) => (timeframe.value = value)} />
         </div>
-        <form
-          class="toolbar"
-          aria-label="Date range"
-          onSubmit={(event) => {
-            event.preventDefault()
+        <Form
+          label="Date range"
+          layout="toolbar"
+          onSubmit={() => {
             range.value = { from: from.value, to: to.value }
           }}
         >
@@ -187,20 +186,23 @@ export const MarketScreen = () => {
           >
             Latest
           </button>
-        </form>
+        </Form>
         <ErrorBox error={chart.error} />
-        {chart.data === undefined
-          ? (chart.error === null ? <Loading what="chart" /> : null)
-          : chart.data.candles.length === 0
-          ? <Empty>No candles in this range. Choose another range, or Latest.</Empty>
-          : (
+        <Listing
+          what="chart"
+          resource={chart}
+          itemsOf={(series) => series.candles}
+          empty={<Empty>No candles in this range. Choose another range, or Latest.</Empty>}
+        >
+          {(series) => (
             <CandleChart
-              key={`${chart.data.token}|${chart.data.timeframe}|${chart.data.currency}`}
-              candles={chart.data.candles}
-              currency={chart.data.currency}
-              label={`${chart.data.token} ${chart.data.timeframe} candles in ${chart.data.currency}`}
+              key={`${series.token}|${series.timeframe}|${series.currency}`}
+              candles={series.candles}
+              currency={series.currency}
+              label={`${series.token} ${series.timeframe} candles in ${series.currency}`}
             />
           )}
+        </Listing>
       </Section>
 
       <Section
@@ -215,15 +217,17 @@ export const MarketScreen = () => {
         }
       >
         <ErrorBox error={trending.error} />
-        {trending.data === undefined
-          ? (trending.error === null ? <Loading what="trending tokens" /> : null)
-          : trending.data.tokens.length === 0
-          ? <Empty>No token trends on {trending.data.network} yet.</Empty>
-          : (
+        <Listing
+          what="trending tokens"
+          resource={trending}
+          itemsOf={(ranking) => ranking.tokens}
+          empty={<Empty>No token trends on {trending.data?.network} yet.</Empty>}
+        >
+          {(ranking) => (
             <TableScroller label={"Trending table"}>
               <table class="cards">
                 <caption>
-                  Trending on {trending.data.network}, updated {time(trending.data.updatedAt)}
+                  Trending on {ranking.network}, updated {time(ranking.updatedAt)}
                 </caption>
                 <thead>
                   <tr>
@@ -235,7 +239,7 @@ export const MarketScreen = () => {
                   </tr>
                 </thead>
                 <tbody>
-                  {trending.data.tokens.map((row) => (
+                  {ranking.tokens.map((row) => (
                     <tr key={row.token}>
                       <td data-label="Rank">{row.rank}</td>
                       <td data-label="Token">
@@ -259,6 +263,7 @@ export const MarketScreen = () => {
               </table>
             </TableScroller>
           )}
+        </Listing>
       </Section>
     </div>
   )

@@ -7,6 +7,7 @@ import { useSignal } from "@preact/signals"
 import { call, get } from "../api/Api.ts"
 import type { NotificationSettings as Settings } from "../api/Types.ts"
 import { Section, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Loading, Notice } from "../ui/States.tsx"
 import { useEffect } from "preact/hooks"
@@ -34,11 +35,9 @@ export const NotificationSettings = () => {
     <Section title="Notification settings">
       <ErrorBox error={settings.error} />
       {settings.data === undefined && settings.error === null ? <Loading what="notification settings" /> : (
-        <form
-          class="stack"
-          aria-label="Notification settings"
-          onSubmit={async (event) => {
-            event.preventDefault()
+        <Form
+          label="Notification settings"
+          onSubmit={async () => {
             saved.value = false
             error.value = null
             try {
@@ -62,7 +61,7 @@ export const NotificationSettings = () => {
           <button type="submit">Save notification settings</button>
           <ErrorBox error={error.value} title="Not saved" />
           {saved.value ? <Notice>Notification settings saved.</Notice> : null}
-        </form>
+        </Form>
       )}
     </Section>
   )

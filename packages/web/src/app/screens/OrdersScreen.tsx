@@ -15,14 +15,15 @@ import { type Network, networks, type Order, type OrderStatus, type Page, type Q
 import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
-import { AmountField } from "../ui/AmountField.tsx"
 import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
+import { useAction } from "../ui/Action.ts"
+import { Form } from "../ui/Form.tsx"
 import { Pager } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { pairOn } from "./SwapScreen.tsx"
+import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
 export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed", "failed", "cancelled", "expired"]
@@ -44,6 +45,7 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   const tokenOut = useSignal("USDC")
   const amount = useSignal("1")
   const network = useSignal<Network>("solana")
+  const pair: TokenPair = { network, tokenIn, tokenOut, amount }
   const by = useSignal<"Limit price" | "Minimum output">("Limit price")
   const limitPrice = useSignal("")
   const minOut = useSignal("")
@@ -94,19 +96,10 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   usePoll(readMarket, MARKET_REFRESH_MS, [marketInputs])
   const rate = market.data?.rate
 
-  const choose = (side: "in" | "out", symbol: string) => {
-    const other = side === "in" ? tokenOut : tokenIn
-    const mine = side === "in" ? tokenIn : tokenOut
-    if (symbol === other.value) other.value = mine.value
-    mine.value = symbol
-  }
-
   return (
-    <form
-      class="stack"
-      aria-label="Place limit order"
-      onSubmit={async (event) => {
-        event.preventDefault()
+    <Form
+      label="Place limit order"
+      onSubmit={async () => {
         if (busy.value || blocked !== null) return
         const expiresAt = isoFromInput(expires.value)
         const body = {
@@ -133,31 +126,9 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
         }
       }}
     >
-      <SelectField
-        label="Network"
-        value={network.value}
-        options={networks}
-        onChange={(value) => {
-          const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
-          network.value = value
-          tokenIn.value = first
-          tokenOut.value = second
-        }}
-      />
+      <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
       <div class="leg">
-        <TokenPicker label="Token in" value={tokenIn.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("in", symbol)} />
-        <AmountField
-          value={amount.value}
-          symbol={tokenIn.value}
-          network={network.value}
-          free={free}
-          balancesServed={balancesServed}
-          problem={amountIssue}
-          onInput={(value) => (amount.value = value)}
-        />
-      </div>
-      <div class="leg">
-        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("out", symbol)} />
+        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
         <div class="field">
           <span class="label">Market rate</span>
           <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
@@ -212,7 +183,7 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
       </small>
       <ErrorBox error={error.value} title="Order not placed" />
       {placed.value === null ? null : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
-    </form>
+    </Form>
   )
 }
 
@@ -222,7 +193,6 @@ export const OrdersScreen = () => {
   const network = useSignal<Network | "">("")
   const offset = useSignal(0)
   const orders = useResource<Page & { readonly orders: ReadonlyArray<Order> }>()
-  const cancelError = useSignal<unknown>(null)
 
   const refresh = () =>
     orders.load(() =>
@@ -230,17 +200,9 @@ export const OrdersScreen = () => {
     )
   usePoll(refresh, 5_000, [status.value, token.value, network.value, offset.value])
 
-  const cancel = async (order: Order) => {
-    cancelError.value = null
-    try {
-      await call("DELETE", `/orders/${order.id}`)
-    } catch (failure) {
-      cancelError.value = failure
-    }
-    await refresh()
-  }
+  const { error: cancelError, run } = useAction(refresh)
+  const cancel = (order: Order) => run(() => call("DELETE", `/orders/${order.id}`))
 
-  const data = orders.data
   return (
     <div class="screen">
       <h1>Limit orders</h1>
@@ -249,7 +211,7 @@ export const OrdersScreen = () => {
           <PlaceOrder onPlaced={() => void refresh()} />
         </Section>
         <Section title="Orders">
-          <form class="toolbar" aria-label="Order filters" onSubmit={(event) => event.preventDefault()}>
+          <Form layout="toolbar" label="Order filters">
             <SelectField
               label="Status"
               value={status.value}
@@ -266,17 +228,19 @@ export const OrdersScreen = () => {
               options={[["", "Any network"], ...networks]}
               onChange={(value) => (network.value = value)}
             />
-          </form>
+          </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
           <ErrorBox error={orders.error} />
-          {data === undefined
-            ? (orders.error === null ? <Loading what="orders" /> : null)
-            : data.orders.length === 0
-            ? <Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>
-            : (
+          <Listing
+            what="orders"
+            resource={orders}
+            itemsOf={(page) => page.orders}
+            empty={<Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>}
+          >
+            {(page) => (
               <>
                 <ul class="list" aria-label="Orders">
-                  {data.orders.map((order) => (
+                  {page.orders.map((order) => (
                     <li key={order.id} class="row">
                       <div>
                         <span class={`badge ${order.status}`}>{order.status}</span>{" "}
@@ -309,9 +273,10 @@ export const OrdersScreen = () => {
                     </li>
                   ))}
                 </ul>
-                <Pager page={data} label="Orders" onOffset={(next) => (offset.value = next)} />
+                <Pager page={page} label="Orders" onOffset={(next) => (offset.value = next)} />
               </>
             )}
+          </Listing>
         </Section>
       </div>
     </div>

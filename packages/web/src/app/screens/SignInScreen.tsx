@@ -5,6 +5,7 @@
 import { useSignal } from "@preact/signals"
 import { demoKeys, isSimulator, signIn } from "../Session.ts"
 import { TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { ErrorBox } from "../ui/States.tsx"
 
 export const SignInScreen = () => {
@@ -28,17 +29,15 @@ export const SignInScreen = () => {
       <p class="muted">
         Use an API key of your account. It stays in this tab only and is sent to this server's API alone.
       </p>
-      <form
-        class="stack"
-        aria-label="Sign in"
-        onSubmit={(event) => {
-          event.preventDefault()
+      <Form
+        label="Sign in"
+        onSubmit={() => {
           void attempt(key.value)
         }}
       >
         <TextField label="API key" type="password" value={key.value} onInput={(value) => (key.value = value)} placeholder="sd_live_… or sd_test_…" required />
         <button type="submit" disabled={busy.value}>Sign in</button>
-      </form>
+      </Form>
       <ErrorBox error={error.value} title="Not signed in" />
       {isSimulator()
         ? (

@@ -14,6 +14,7 @@ import { time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { setControlKey } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
 import { awaitsApproval, decideApproval } from "./SwapScreen.tsx"
@@ -34,11 +35,9 @@ const Control = (
   const error = useSignal<unknown>(null)
   return (
     <Section title={title}>
-      <form
-        class="stack"
-        aria-label={title}
-        onSubmit={async (event) => {
-          event.preventDefault()
+      <Form
+        label={title}
+        onSubmit={async () => {
           done.value = null
           error.value = null
           try {
@@ -50,7 +49,7 @@ const Control = (
       >
         {children}
         <button type="submit">{label}</button>
-      </form>
+      </Form>
       <ErrorBox error={error.value} />
       {done.value === null ? null : <Notice>{done.value}</Notice>}
     </Section>
@@ -80,11 +79,9 @@ const ControlKey = ({ refused }: { readonly refused: boolean }) => {
   if (!refused) return null
   return (
     <Section title="Control key">
-      <form
-        class="stack"
-        aria-label="Control key"
-        onSubmit={(event) => {
-          event.preventDefault()
+      <Form
+        label="Control key"
+        onSubmit={() => {
           if (entered.value.trim() !== "") setControlKey(entered.value.trim())
           entered.value = ""
         }}
@@ -95,7 +92,7 @@ const ControlKey = ({ refused }: { readonly refused: boolean }) => {
         </p>
         <TextField label="Simulator control key" type="password" value={entered.value} onInput={(value) => (entered.value = value)} required />
         <button type="submit">Use control key</button>
-      </form>
+      </Form>
     </Section>
   )
 }

@@ -13,18 +13,19 @@ import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
 import { amountProblem, balanceText, grouped, impactText, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
-import { type Network, networks, type Quote, type Trade } from "../api/Types.ts"
+import type { Network, Quote, Trade } from "../api/Types.ts"
 import { serverNow } from "../Clock.ts"
 import { short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { isSimulator } from "../Session.ts"
-import { nativeToken, tokenBySymbol, tokensOn } from "../Tokens.ts"
-import { AmountField } from "../ui/AmountField.tsx"
+import { nativeToken, tokenBySymbol } from "../Tokens.ts"
 import { freeOf, useBalances } from "../ui/Balances.ts"
-import { Checkbox, Section, SelectField, Stat, TextField } from "../ui/Fields.tsx"
+import { Checkbox, Section, Stat, TextField } from "../ui/Fields.tsx"
+import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
+import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
 const QUOTE_REFRESH_MS = 10_000
 const TYPING_PAUSE_MS = 350
@@ -40,14 +41,6 @@ export const slippageProblem = (text: string): string | null => {
   return text.trim() === "" || !Number.isFinite(value) || value <= 0 || value > 50
     ? "Slippage is a percentage above 0 and at most 50."
     : null
-}
-
-/** A token pair for `network`: the chosen ones where they exist there, else the native token and USDC. */
-export const pairOn = (network: Network, tokenIn: string, tokenOut: string): readonly [string, string] => {
-  const there = new Set(tokensOn(network).map((entry) => entry.symbol))
-  const first = there.has(tokenIn) ? tokenIn : nativeToken(network)
-  const second = there.has(tokenOut) && tokenOut !== first ? tokenOut : first === "USDC" ? nativeToken(network) : "USDC"
-  return [first, second]
 }
 
 /** The quote's price impact, graded: what it asks of the user before Swap. */
@@ -112,6 +105,7 @@ export const SwapScreen = () => {
   const tokenOut = useSignal("USDC")
   const amount = useSignal("1")
   const network = useSignal<Network>("solana")
+  const pair: TokenPair = { network, tokenIn, tokenOut, amount }
   const slippage = useSignal("0.5")
   const quote = useResource<Quote>()
   const submitting = useSignal(false)
@@ -208,14 +202,6 @@ export const SwapScreen = () => {
     }
   }
 
-  const choose = (side: "in" | "out", symbol: string) => {
-    const other = side === "in" ? tokenOut : tokenIn
-    const mine = side === "in" ? tokenIn : tokenOut
-    // Choosing the token of the other side flips the pair, as the user evidently wants it there.
-    if (symbol === other.value) other.value = mine.value
-    mine.value = symbol
-  }
-
   const current = trade.value
   const outFree = freeOf(balances.data, tokenOut.value)
   const gasToken = nativeToken(network.value)
@@ -225,37 +211,13 @@ export const SwapScreen = () => {
       <h1>Swap</h1>
       <div class="columns">
         <Section title="New swap">
-          <form
-            class="stack"
-            aria-label="Swap"
-            onSubmit={(event) => {
-              event.preventDefault()
+          <Form
+            label="Swap"
+            onSubmit={() => {
               void submit()
             }}
           >
-            <SelectField
-              label="Network"
-              value={network.value}
-              options={networks}
-              onChange={(value) => {
-                const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
-                network.value = value
-                tokenIn.value = first
-                tokenOut.value = second
-              }}
-            />
-            <div class="leg">
-              <TokenPicker label="Token in" value={tokenIn.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("in", symbol)} />
-              <AmountField
-                value={amount.value}
-                symbol={tokenIn.value}
-                network={network.value}
-                free={free}
-                balancesServed={balancesServed}
-                problem={amountIssue}
-                onInput={(value) => (amount.value = value)}
-              />
-            </div>
+            <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
             <div class="flip-row">
               <button
                 type="button"
@@ -271,7 +233,7 @@ export const SwapScreen = () => {
               </button>
             </div>
             <div class="leg">
-              <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => choose("out", symbol)} />
+              <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
               <div class="field">
                 <span class="label" id="swap-estimate-label">You receive (estimated)</span>
                 <output class="estimate" aria-labelledby="swap-estimate-label">
@@ -300,7 +262,7 @@ export const SwapScreen = () => {
             <small id="swap-blocked" class="muted" aria-live="polite">
               {blocked !== null && blocked !== amountIssue && blocked !== slippageIssue && blocked !== pairIssue ? blocked : ""}
             </small>
-          </form>
+          </Form>
           <ErrorBox error={submitError.value} title="Swap refused" />
         </Section>
         <Section title="Quote">

@@ -35,6 +35,23 @@ export const ErrorBox = ({ error, title }: { readonly error: unknown; readonly t
   )
 }
 
+/**
+ * A list read from the API, in the state it is in: "Loading" until the first answer (nothing once
+ * the read failed: the screen's ErrorBox says why), `empty` when the answer lists nothing, else
+ * what `children` makes of the answer.
+ */
+export const Listing = <T,>(props: {
+  readonly what: string
+  readonly resource: { readonly data: T | undefined; readonly error: unknown }
+  readonly itemsOf: (data: T) => ReadonlyArray<unknown>
+  readonly empty: ComponentChildren
+  readonly children: (data: T) => ComponentChildren
+}) => {
+  const data = props.resource.data
+  if (data === undefined) return props.resource.error === null ? <Loading what={props.what} /> : null
+  return <>{props.itemsOf(data).length === 0 ? props.empty : props.children(data)}</>
+}
+
 /** A confirmation the user should hear: announced politely by screen readers. */
 export const Notice = ({ children }: { readonly children: ComponentChildren }) => (
   <p class="notice" role="status">

@@ -1,0 +1,78 @@
+/**
+ * What a swap and a limit order both start with: the network, and the token and amount paid, in
+ * signals the form owns. Another network keeps the pair where both tokens exist on it, else takes
+ * its native token and USDC; choosing the other side's token flips the pair, as the user evidently
+ * wants it there.
+ */
+import type { Signal } from "@preact/signals"
+import { type Network, networks } from "../api/Types.ts"
+import { nativeToken, tokensOn } from "../Tokens.ts"
+import { AmountField } from "./AmountField.tsx"
+import type { Balances } from "./Balances.ts"
+import { SelectField } from "./Fields.tsx"
+import { TokenPicker } from "./TokenPicker.tsx"
+
+/** The pair a form trades and the amount of `tokenIn` it pays. */
+export interface TokenPair {
+  readonly network: Signal<Network>
+  readonly tokenIn: Signal<string>
+  readonly tokenOut: Signal<string>
+  readonly amount: Signal<string>
+}
+
+/** A token pair for `network`: the chosen ones where they exist there, else the native token and USDC. */
+export const pairOn = (network: Network, tokenIn: string, tokenOut: string): readonly [string, string] => {
+  const there = new Set(tokensOn(network).map((entry) => entry.symbol))
+  const first = there.has(tokenIn) ? tokenIn : nativeToken(network)
+  const second = there.has(tokenOut) && tokenOut !== first ? tokenOut : first === "USDC" ? nativeToken(network) : "USDC"
+  return [first, second]
+}
+
+/** Puts `symbol` on one side of the pair, flipping the pair when it is the other side's token. */
+export const chooseToken = (pair: TokenPair, side: "in" | "out", symbol: string) => {
+  const other = side === "in" ? pair.tokenOut : pair.tokenIn
+  const mine = side === "in" ? pair.tokenIn : pair.tokenOut
+  if (symbol === other.value) other.value = mine.value
+  mine.value = symbol
+}
+
+/** The network picker and the paying leg: the token in, and the amount with its free balance. */
+export const PayingFields = (props: {
+  readonly pair: TokenPair
+  readonly balances: Balances | undefined
+  /** The free balance of the token in, in base units; undefined while it is not known. */
+  readonly free: bigint | undefined
+  /** Whether the server serves balances at all. */
+  readonly balancesServed: boolean
+  /** Why the amount cannot be used, or null. */
+  readonly problem: string | null
+}) => {
+  const { network, tokenIn, tokenOut, amount } = props.pair
+  return (
+    <>
+      <SelectField
+        label="Network"
+        value={network.value}
+        options={networks}
+        onChange={(value) => {
+          const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
+          network.value = value
+          tokenIn.value = first
+          tokenOut.value = second
+        }}
+      />
+      <div class="leg">
+        <TokenPicker label="Token in" value={tokenIn.value} network={network.value} balances={props.balances} onChange={(symbol) => chooseToken(props.pair, "in", symbol)} />
+        <AmountField
+          value={amount.value}
+          symbol={tokenIn.value}
+          network={network.value}
+          free={props.free}
+          balancesServed={props.balancesServed}
+          problem={props.problem}
+          onInput={(value) => (amount.value = value)}
+        />
+      </div>
+    </>
+  )
+}
