@@ -22,7 +22,7 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { afterAll, beforeAll } from "vitest"
-import { withInterface } from "./interfaceLock.ts"
+import { withInterface } from "../packages/web/test/interfaceLock.ts"
 
 const root = join(import.meta.dirname, "..")
 const packages = ["core", "simulator", "http", "channels", "store", "web", "server"] as const

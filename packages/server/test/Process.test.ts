@@ -22,8 +22,8 @@ import { type AddressInfo, connect, createServer as createNetServer } from "node
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { holdInterface } from "../../web/test/interfaceLock.ts"
 import { keys, testScenario } from "./harness.ts"
-import { holdInterface } from "./interfaceLock.ts"
 import { eventually, providersStandIn, smtpStandIn } from "./standIns.ts"
 import { waitUntil } from "./waitUntil.ts"
 

@@ -4,7 +4,7 @@
  * empties the directory before writing it again. A test holds the lock shared while its server starts
  * and reads the files, or alone while it builds them. The lock is the kernel's flock(2) on a file in
  * node_modules, held by a `flock` process the test owns: a test that dies mid-way leaves none behind.
- * The same lock is taken in packages/server/test/interfaceLock.ts and test/interfaceLock.ts.
+ * The server's process tests and the consumer test take it through this module too.
  */
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
