@@ -47,10 +47,11 @@ const liveTokens: ReadonlyArray<Token> = [
 ]
 const live = makeTokenCatalog(liveTokens)
 
+const refused = (tokens: ReadonlyArray<Token>, problem: RegExp) =>
+  assert.throws(() => makeTokenCatalog(tokens), problem)
+
 describe("makeTokenCatalog", () => {
   it("refuses a list it could not answer from, naming every problem", () => {
-    const refused = (tokens: ReadonlyArray<Token>, problem: RegExp) =>
-      assert.throws(() => makeTokenCatalog(tokens), problem)
     refused(
       [...liveTokens, token("USDC", 6, { ethereum: "0x0000000000000000000000000000000000000001" })],
       /USDC: listed twice/
@@ -62,6 +63,7 @@ describe("makeTokenCatalog", () => {
     refused([token("usdc", 6, { ethereum: SECOND })], /usdc: the symbol must be upper case/)
     refused([token("USDC", 6, { base: SECOND })], /USDC: no address on its primary network/)
     refused([token("USDC", 6.5, { ethereum: SECOND })], /USDC: decimals must be a whole number/)
+    refused([token("usdc", 6, { ethereum: SECOND }), token("usdc", 6, { ethereum: FIRST })], /upper case.*listed twice/)
   })
 
   it("lets one address name different tokens on different networks, and none without a network", () =>
