@@ -17,7 +17,7 @@ import {
   TradeRepository
 } from "@swapdesk/core"
 import { Clock, Effect, Layer, Option } from "effect"
-import { type Hash, TransactionNotFoundError, type TransactionReceipt } from "viem"
+import { getAddress, type Hash, TransactionNotFoundError, type TransactionReceipt } from "viem"
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { swapOutcome } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
@@ -110,6 +110,7 @@ export const layerLiveFollowers = (
         tradeId: trade.id,
         accountId: trade.accountId,
         network: trade.network as EvmNetwork,
+        wallet: getAddress(trade.walletAddress),
         transactions: [trade.txHash as Hash],
         sentAt: trade.submittedAt ?? trade.createdAt,
         refused: false,
@@ -179,6 +180,8 @@ export const layerLiveFollowers = (
           const late = now - trade.sentAt > notMinedTimeoutMs
           const dropped = !late && now - trade.sentAt > dropGraceMs && !(yield* known(context, swapHash))
           if (late || dropped) {
+            // Its nonce is free again: the wallet's next transaction takes it.
+            state.nonces.resync(trade.wallet)
             return yield* report(
               trade,
               Events.Failed({ at: now, reason: "NETWORK_ERROR", gasFee: yield* gasPaid(context, trade, []) })

@@ -11,6 +11,7 @@ import type { DelegatedSigner } from "../DelegatedSigners.ts"
 import { type EvmNetwork, isEvmNetwork, nativeTokenAddress } from "../EvmNetwork.ts"
 import { type EvmRpc, evmRpcSettingsOf, makeEvmRpc } from "../EvmRpc.ts"
 import { addressOf, type LiveConfig, type LiveNetwork, liveNetworksOf } from "../LiveConfig.ts"
+import { makeNonceManager, type NonceManager } from "./NonceManager.ts"
 
 /** One configured network as the ports use it. */
 export interface LiveNetworkContext {
@@ -34,6 +35,8 @@ export interface FollowedTrade {
   readonly sentAt: number
   /** The node refused the swap at broadcast: nothing of it will ever be mined. */
   readonly refused: boolean
+  /** The wallet that sent it. */
+  readonly wallet: Address
   /** The funds the trade holds, put back should a reorganisation undo its confirmation. */
   readonly hold?: Hold
   /** The block the trade was confirmed in, once reported confirmed: a reorganisation is watched for. */
@@ -52,6 +55,8 @@ export interface LiveStateShape {
   readonly holdsVersion: { value: number }
   /** Trades being followed, by id. */
   readonly followed: Map<string, FollowedTrade>
+  /** The delegated wallets' nonces. */
+  readonly nonces: NonceManager
 }
 
 /** The live ports' shared state (provided by `layerLivePorts`, required by `layerLiveFollowers`). */
@@ -93,7 +98,8 @@ export const makeLiveState = (
     signerOf: (accountId, network) => bySigner.get(`${accountId}:${network}`),
     holds: new Map(),
     holdsVersion: { value: 0 },
-    followed: new Map()
+    followed: new Map(),
+    nonces: makeNonceManager()
   }
 }
 
