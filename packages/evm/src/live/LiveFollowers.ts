@@ -221,17 +221,23 @@ export const layerLiveFollowers = (
 
     const follow = (context: LiveNetworkContext) =>
       Effect.gen(function*() {
-        let lastHead = -1n
+        // By hash: a reorganisation can replace the head without changing its number.
+        let lastHead: string | undefined
         while (true) {
-          const head = yield* context.rpc.headBlock.pipe(Effect.option)
-          if (Option.isSome(head) && head.value !== lastHead) {
-            lastHead = head.value
+          const head = yield* call(context, () => context.rpc.client.getBlock({ blockTag: "latest" })).pipe(
+            Effect.option
+          )
+          if (Option.isSome(head) && head.value.hash !== lastHead) {
+            lastHead = head.value.hash
             const now = yield* Clock.currentTimeMillis
             const trades = [...state.followed.values()].filter((t) => t.network === context.network)
             // A trade whose reading failed (the node went away) is read again at the next head.
             yield* Effect.forEach(
               trades,
-              (trade) => check(context, trade, head.value, now).pipe(Effect.catch(() => Effect.void)),
+              (trade) =>
+                check(context, trade, head.value.number, now).pipe(
+                  Effect.catchCause((cause) => Effect.logWarning(`following trade ${trade.tradeId}`, cause))
+                ),
               { concurrency: 4, discard: true }
             )
           }

@@ -380,6 +380,10 @@ describe("live followers on a node mined by hand", () => {
         const reorganised = await until(() => tradeOf(second, trade.id), (t) => t?.stage !== "confirmed")
         expect(reorganised?.stage).toBe("broadcast")
         expect(reorganised?.amountOut).toBeNull()
+        // Then the trade ends again from the chain: its swap mined anew, or gone from the node.
+        await mine(2)
+        const ended = await until(() => tradeOf(second, trade.id), (t) => t?.stage !== "broadcast")
+        expect(["confirmed", "failed"]).toContain(ended?.stage)
       } finally {
         await second.dispose()
       }
