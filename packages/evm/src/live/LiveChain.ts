@@ -238,7 +238,16 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         return Effect.die(new Error(`${intent.accountId} has no signing key on ${intent.network}`))
       }
       return submitDelegated(intent, signer)
-    }).pipe(Effect.orDie)
+    }).pipe(
+      Effect.orDie,
+      // Nothing was broadcast (a network that is down, a quote that failed): the trade never starts,
+      // and its funds are free again. The use case records nothing for it.
+      Effect.tapCause(() =>
+        Effect.sync(() => {
+          if (state.holds.delete(intent.tradeId)) state.holdsVersion.value += 1
+        })
+      )
+    )
 
   const decide: Chain["Service"]["decide"] = (tradeId, approve) =>
     Effect.gen(function*() {

@@ -74,7 +74,7 @@ export const makeLivePriceFeed = (state: LiveStateShape, tokens: ReadonlyArray<T
       const token = bySymbol.get(symbol)
       if (token === undefined) return yield* Effect.die(new Error(`${symbol} is not a token of the live file`))
       const context = networkContext(state, token.primaryNetwork)
-      if (symbol === context.settings.quoteToken) return new MoneyDecimal(1)
+      if (symbol === context.settings.quoteToken.toUpperCase()) return new MoneyDecimal(1)
       const weth = context.rpc.settings.dex.weth
       const address = tokenAddress(context, symbol)
       const base = address === nativeTokenAddress ? weth : address

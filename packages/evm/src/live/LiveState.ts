@@ -20,7 +20,7 @@ export interface LiveNetworkContext {
   readonly rpc: EvmRpc
   /** The project's contract, when deployed. */
   readonly swapdeskRouter: Address | undefined
-  /** Each listed token's address by symbol, `ETH` as `nativeTokenAddress`. */
+  /** Each listed token's address by upper-case symbol, `ETH` as `nativeTokenAddress`. */
   readonly addresses: ReadonlyMap<string, Address>
 }
 
@@ -77,7 +77,7 @@ export const makeLiveState = (
   const networks = new Map<EvmNetwork, LiveNetworkContext>()
   for (const [network, settings] of liveNetworksOf(config)) {
     const addresses = new Map<string, Address>([["ETH", nativeTokenAddress]])
-    for (const token of settings.tokens) addresses.set(token.symbol, getAddress(addressOf(token.address)))
+    for (const token of settings.tokens) addresses.set(token.symbol.toUpperCase(), getAddress(addressOf(token.address)))
     const rpcSettings = evmRpcSettingsOf(
       network,
       settings,
@@ -112,7 +112,7 @@ export const networkContext = (state: LiveStateShape, network: Network): LiveNet
 
 /** A listed token's address on the network (`nativeTokenAddress` for ETH); a miss is a defect. */
 export const tokenAddress = (context: LiveNetworkContext, symbol: string): Address => {
-  const address = context.addresses.get(symbol)
+  const address = context.addresses.get(symbol.toUpperCase())
   if (address === undefined) throw new Error(`${symbol} is not listed on ${context.network}`)
   return address
 }

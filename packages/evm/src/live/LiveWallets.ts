@@ -68,7 +68,7 @@ export const makeLiveWallets = (state: LiveStateShape, status: LiveNetworkStatus
   const decimalsOf = (network: Network, symbol: string): number =>
     symbol === "ETH"
       ? 18
-      : networkContext(state, network).settings.tokens.find((t) => t.symbol === symbol)?.decimals ?? 18
+      : networkContext(state, network).settings.tokens.find((t) => t.symbol.toUpperCase() === symbol)?.decimals ?? 18
 
   const reservedOf = (accountId: string, network: Network, token: string): bigint => {
     let sum = 0n

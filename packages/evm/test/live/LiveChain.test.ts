@@ -41,7 +41,7 @@ import {
   readDelegatedSigners,
   swapOutcome
 } from "../../src/index.ts"
-import { layerLiveFollowers, layerLivePorts, LiveState } from "../../src/live/index.ts"
+import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveState } from "../../src/live/index.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -90,7 +90,7 @@ const makeRuntime = (repos: Layer.Layer<TradeRepository | OrderRepository>) => {
   const ports = layerLivePorts({ config, signers, rpcTimeoutMs: 5_000, statusPollIntervalMs: 500 })
   const domain = Trades.layer.pipe(
     Layer.provideMerge(ports),
-    Layer.provideMerge(Layer.mergeAll(ids, events, MarketClock.layer)),
+    Layer.provideMerge(Layer.mergeAll(ids, events, MarketClock.layer, layerLiveTokenRegistry(config))),
     Layer.provideMerge(repos)
   )
   const followers = layerLiveFollowers({ pollIntervalMs: 100, dropGraceMs: 0 }).pipe(
