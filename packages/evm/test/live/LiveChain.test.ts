@@ -269,55 +269,55 @@ describe("live ports on a node mining a block every second", () => {
   )
 })
 
+/** Stores a trade as the use case would after the broadcast, and submits it with `minAmountOut`. */
+const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
+  runtime.runPromise(Effect.gen(function*() {
+    const chain = yield* Chain
+    const repository = yield* TradeRepository
+    const amountIn = parseUnits("10", 6)
+    const [broadcast] = yield* chain.submit({
+      tradeId: id,
+      accountId: "acct_live",
+      walletAddress: wallet,
+      delegatedSigning: true,
+      network: "ethereum",
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn,
+      minAmountOut
+    })
+    if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
+    const trade: TradeRecord = {
+      id,
+      accountId: "acct_live",
+      stage: "broadcast",
+      network: "ethereum",
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn,
+      estimatedAmountOut: minAmountOut,
+      fee: 0n,
+      minAmountOut,
+      slippage: 1,
+      walletAddress: wallet,
+      createdAt: broadcast.at,
+      txHash: broadcast.txHash,
+      submittedAt: broadcast.at,
+      confirmedAt: null,
+      amountOut: null,
+      gasFee: null,
+      estimatedGasFee: 0n,
+      failureReason: null,
+      orderId: null
+    }
+    yield* repository.insert(trade)
+    return trade
+  }))
+
 describe("live followers on a node mined by hand", () => {
   beforeAll(async () => {
     await mineByHand()
   })
-
-  /** Stores a trade as the use case would after the broadcast, and submits it with `minAmountOut`. */
-  const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
-    runtime.runPromise(Effect.gen(function*() {
-      const chain = yield* Chain
-      const repository = yield* TradeRepository
-      const amountIn = parseUnits("10", 6)
-      const [broadcast] = yield* chain.submit({
-        tradeId: id,
-        accountId: "acct_live",
-        walletAddress: wallet,
-        delegatedSigning: true,
-        network: "ethereum",
-        tokenIn: "USDC",
-        tokenOut: "LINK",
-        amountIn,
-        minAmountOut
-      })
-      if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
-      const trade: TradeRecord = {
-        id,
-        accountId: "acct_live",
-        stage: "broadcast",
-        network: "ethereum",
-        tokenIn: "USDC",
-        tokenOut: "LINK",
-        amountIn,
-        estimatedAmountOut: minAmountOut,
-        fee: 0n,
-        minAmountOut,
-        slippage: 1,
-        walletAddress: wallet,
-        createdAt: broadcast.at,
-        txHash: broadcast.txHash,
-        submittedAt: broadcast.at,
-        confirmedAt: null,
-        amountOut: null,
-        gasFee: null,
-        estimatedGasFee: 0n,
-        failureReason: null,
-        orderId: null
-      }
-      yield* repository.insert(trade)
-      return trade
-    }))
 
   it("a swap reverted below its minimum fails SLIPPAGE_EXCEEDED with the gas it burnt", async () => {
     const runtime = makeRuntime(repositories)
