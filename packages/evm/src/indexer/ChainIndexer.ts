@@ -24,7 +24,7 @@ import { type IndexedNetwork, type IndexedPools, IndexRpcError, resolvePools } f
 import type { IndexBatch, IndexedSwap, IndexedTransfer, IndexStore } from "./IndexStore.ts"
 
 const swapTopic = toEventSelector(
-  "event Swap(address indexed sender, uint amount0In, uint amount1In, uint amount0Out, uint amount1Out, address indexed to)"
+  "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)"
 )
 const syncTopic = toEventSelector("event Sync(uint112 reserve0, uint112 reserve1)")
 const transferTopic = toEventSelector("event Transfer(address indexed from, address indexed to, uint256 value)")

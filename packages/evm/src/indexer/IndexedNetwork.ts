@@ -78,6 +78,9 @@ export class IndexRpcError extends Data.TaggedError("IndexRpcError")<{ readonly 
 const factoryAbi = parseAbi(["function getPair(address tokenA, address tokenB) view returns (address pair)"])
 const pairAbi = parseAbi(["function token0() view returns (address)"])
 
+const token0 = async (client: PublicClient, pair: Address) =>
+  getAddress(await client.readContract({ address: pair, abi: pairAbi, functionName: "token0" }))
+
 /** The network's pools as the factory knows them now. */
 export const resolvePools = (
   network: IndexedNetwork,
@@ -94,8 +97,7 @@ export const resolvePools = (
         })
         return pair === zeroAddress ? undefined : getAddress(pair)
       }
-      const token0Of = async (pair: Address) =>
-        getAddress(await client.readContract({ address: pair, abi: pairAbi, functionName: "token0" }))
+      const token0Of = (pair: Address) => token0(client, pair)
       const pools = new Map<Address, IndexedPool>()
       const wethQuote = network.weth === network.quote.address
         ? undefined

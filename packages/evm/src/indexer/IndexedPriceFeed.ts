@@ -35,6 +35,9 @@ export interface IndexedPriceFeedOptions {
   readonly trendingIntervalMs?: number
 }
 
+/** The index's name of a token: ETH trades as WETH. */
+const keyOf = (symbol: string) => (symbol === "ETH" ? "WETH" : symbol)
+
 interface WindowVolumes {
   readonly volume24h: MoneyDecimal
   readonly buy24h: MoneyDecimal
@@ -60,7 +63,6 @@ export const makeIndexedPriceFeed = (
       if (client === undefined) clients.set(network, client = indexClient(byNetwork.get(network)!, 10_000))
       return client
     }
-    const keyOf = (symbol: string) => (symbol === "ETH" ? "WETH" : symbol)
     const networksOf = (token: Token) =>
       (Object.keys(token.addresses) as Array<Network>).filter((n) => byNetwork.has(n))
 
@@ -88,9 +90,16 @@ export const makeIndexedPriceFeed = (
         let volume24h = zero, buy24h = zero, volume1h = zero, buy1h = zero, previous24h = zero
         for (const row of rows) {
           const age = current - row.openTime
-          if (age < day) volume24h = volume24h.add(row.volumeUsd), buy24h = buy24h.add(row.buyVolumeUsd)
-          if (age < hour) volume1h = volume1h.add(row.volumeUsd), buy1h = buy1h.add(row.buyVolumeUsd)
-          else if (age < hour + day) previous24h = previous24h.add(row.volumeUsd)
+          if (age < day) {
+            volume24h = volume24h.add(row.volumeUsd)
+            buy24h = buy24h.add(row.buyVolumeUsd)
+          }
+          if (age < hour) {
+            volume1h = volume1h.add(row.volumeUsd)
+            buy1h = buy1h.add(row.buyVolumeUsd)
+          } else if (age < hour + day) {
+            previous24h = previous24h.add(row.volumeUsd)
+          }
         }
         return { volume24h, buy24h, volume1h, buy1h, previous24h } satisfies WindowVolumes
       })
