@@ -97,14 +97,13 @@ export const resolvePools = (
         })
         return pair === zeroAddress ? undefined : getAddress(pair)
       }
-      const token0Of = (pair: Address) => token0(client, pair)
       const pools = new Map<Address, IndexedPool>()
       const wethQuote = network.weth === network.quote.address
         ? undefined
         : await pairOf(network.weth, network.quote.address)
       const wethPool = wethQuote === undefined
         ? undefined
-        : { pair: wethQuote, wethIsToken0: (await token0Of(wethQuote)) === network.weth }
+        : { pair: wethQuote, wethIsToken0: (await token0(client, wethQuote)) === network.weth }
       for (const token of network.tokens) {
         if (token.address === network.quote.address) continue
         const direct = await pairOf(token.address, network.quote.address)
@@ -116,7 +115,7 @@ export const resolvePools = (
         pools.set(pair, {
           pair,
           token,
-          tokenIsToken0: (await token0Of(pair)) === token.address,
+          tokenIsToken0: (await token0(client, pair)) === token.address,
           against: direct === undefined ? "weth" : "quote",
           otherDecimals: direct === undefined ? 18 : network.quote.decimals
         })

@@ -66,7 +66,7 @@ const indexOf = (runtime: IndexRuntime) =>
   }))
 
 /** The node's head block, read now (viem's `getBlockNumber` answers from a cache for a few seconds). */
-const headNumber = async () => BigInt(await f.owner.request({ method: "eth_blockNumber" }))
+const headNumber = async () => BigInt(await f.owner.request({ method: "eth_blockNumber" as never }) as string)
 
 /** Waits until the index holds every block with `confirmations` on top of the node's head. */
 const caughtUp = async (runtime: IndexRuntime, confirmations = 2) => {
