@@ -3,7 +3,8 @@
 // exchange's getAmountsOut; a delegated wallet's trade approves the contract, swaps, and is
 // confirmed at depth with the Swapped log's amounts and the gas of both transactions; 20 concurrent
 // swaps of one wallet take distinct nonces and all confirm while a refused one in their middle
-// fails alone; a reverted swap fails SLIPPAGE_EXCEEDED; a dropped one NETWORK_ERROR; a trade
+// fails alone; a reverted swap fails SLIPPAGE_EXCEEDED; a dropped one NETWORK_ERROR (its nonce taken
+// again); a mined swap is taken from the free balance once before its confirmation; a trade
 // stored as broadcast is followed again after a restart; a reorganisation under a confirmed trade
 // puts it back to pending. Realistic runs mine a block every second; edge cases mine by hand.
 import {
@@ -351,6 +352,32 @@ describe("live followers on a node mined by hand", () => {
       await mine(2)
       const confirmed = await until(() => tradeOf(runtime, next.id), (t) => t?.stage !== "broadcast")
       expect(confirmed?.stage).toBe("confirmed")
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("between a swap's inclusion and its confirmation, the free balance counts it once", async () => {
+    const runtime = makeRuntime(repositories)
+    try {
+      const usdc = () =>
+        runtime.runPromise(Wallets.use((w) => w.balances("acct_live", "ethereum"))).then((b) => b.get("USDC")!)
+      const before = await usdc()
+      const created = await runtime.runPromise(
+        Trades.use((t) =>
+          t.create("acct_live", { tokenIn: "USDC", tokenOut: "LINK", amountIn: "40", network: "ethereum" })
+        )
+      )
+      const amount = parseUnits("40", 6)
+      expect(await usdc()).toEqual({ free: before.free - amount, reserved: before.reserved + amount })
+      await mine()
+      const state = await runtime.runPromise(LiveState.use(Effect.succeed))
+      await until(async () => state.followed.get(created.id)?.minedIn, (minedIn) => minedIn !== undefined)
+      // The chain already shows the swap; its hold is still reserved, but not taken from free twice.
+      expect(await usdc()).toEqual({ free: before.free - amount, reserved: before.reserved + amount })
+      await mine()
+      await until(() => tradeOf(runtime, created.id), (t) => t?.stage === "confirmed")
+      expect(await usdc()).toEqual({ free: before.free - amount, reserved: before.reserved })
     } finally {
       await runtime.dispose()
     }
