@@ -160,6 +160,57 @@ const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeout
 const tradeOf = (runtime: ReturnType<typeof makeRuntime>, id: string) =>
   runtime.runPromise(TradeRepository.use((r) => r.getById(id))).then((t) => t._tag === "Some" ? t.value : undefined)
 
+/** A trade as the use case stores it after its broadcast. */
+const recordOf = (
+  id: string,
+  swap: {
+    readonly tokenIn: string
+    readonly tokenOut: string
+    readonly amountIn: bigint
+    readonly minAmountOut: bigint
+  },
+  broadcast: { readonly at: number; readonly txHash: string }
+): TradeRecord => ({
+  id,
+  accountId: "acct_live",
+  stage: "broadcast",
+  network: "ethereum",
+  ...swap,
+  estimatedAmountOut: swap.minAmountOut,
+  fee: 0n,
+  slippage: 1,
+  walletAddress: wallet,
+  createdAt: broadcast.at,
+  txHash: broadcast.txHash,
+  submittedAt: broadcast.at,
+  confirmedAt: null,
+  amountOut: null,
+  gasFee: null,
+  estimatedGasFee: 0n,
+  failureReason: null,
+  orderId: null
+})
+
+/** Submits a swap of 10 USDC with `minAmountOut` and stores its trade, as the use case would. */
+const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
+  runtime.runPromise(Effect.gen(function*() {
+    const chain = yield* Chain
+    const repository = yield* TradeRepository
+    const swap = { tokenIn: "USDC", tokenOut: "LINK", amountIn: parseUnits("10", 6), minAmountOut }
+    const [broadcast] = yield* chain.submit({
+      tradeId: id,
+      accountId: "acct_live",
+      walletAddress: wallet,
+      delegatedSigning: true,
+      network: "ethereum",
+      ...swap
+    })
+    if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
+    const trade = recordOf(id, swap, broadcast)
+    yield* repository.insert(trade)
+    return trade
+  }))
+
 describe("live ports on a node mining a block every second", () => {
   it("a delegated wallet's trade approves, swaps and confirms with what the chain moved", async () => {
     const runtime = makeRuntime(repositories)
@@ -227,30 +278,29 @@ describe("live ports on a node mining a block every second", () => {
       const runtime = makeRuntime(repositories)
       try {
         const submit = (i: number, tokenIn: string, amountIn: bigint) =>
-          Chain.use((chain) =>
-            chain.submit({
-              tradeId: `trade_concurrent_${i}`,
-              accountId: "acct_live",
-              walletAddress: wallet,
-              delegatedSigning: true,
-              network: "ethereum",
-              tokenIn,
-              tokenOut: tokenIn === "ETH" ? "USDC" : "LINK",
-              amountIn,
-              minAmountOut: 0n
-            })
-          )
-        const results = await runtime.runPromise(Effect.forEach(
+          Effect.gen(function*() {
+            const swap = { tokenIn, tokenOut: tokenIn === "ETH" ? "USDC" : "LINK", amountIn, minAmountOut: 0n }
+            const id = `trade_concurrent_${i}`
+            const [broadcast] = yield* Chain.use((chain) =>
+              chain.submit({
+                tradeId: id,
+                accountId: "acct_live",
+                walletAddress: wallet,
+                delegatedSigning: true,
+                network: "ethereum",
+                ...swap
+              })
+            )
+            if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
+            yield* TradeRepository.use((r) => r.insert(recordOf(id, swap, broadcast)))
+            return broadcast.txHash as Hash
+          })
+        const hashes = await runtime.runPromise(Effect.forEach(
           Array.from({ length: 21 }, (_, i) => i),
           // The 11th spends far more ETH than the wallet has: the node refuses it at broadcast.
           (i) => i === 10 ? submit(i, "ETH", parseUnits("1000000", 18)) : submit(i, "USDC", parseUnits("10", 6)),
           { concurrency: "unbounded" }
         ))
-        const hashes = results.map((events) => {
-          const [event] = events
-          if (event?._tag !== "Broadcast") throw new Error("not broadcast")
-          return event.txHash as Hash
-        })
         const state = await runtime.runPromise(LiveState.use(Effect.succeed))
         expect(state.followed.get("trade_concurrent_10")?.refused).toBe(true)
         const accepted = hashes.filter((_, i) => i !== 10)
@@ -262,6 +312,12 @@ describe("live ports on a node mining a block every second", () => {
         expect(new Set(nonces).size).toBe(20)
         // No gap: the wallet's next nonce is right after the last accepted one.
         expect(Math.max(...nonces) + 1).toBe(await owner.getTransactionCount({ address: wallet, blockTag: "pending" }))
+        // The followers end every one of them: 20 confirmed, the refused one failed.
+        const ended = await Promise.all(
+          hashes.map((_, i) => until(() => tradeOf(runtime, `trade_concurrent_${i}`), (t) => t?.stage !== "broadcast"))
+        )
+        expect(ended.filter((t) => t?.stage === "confirmed")).toHaveLength(20)
+        expect(ended[10]).toMatchObject({ stage: "failed", failureReason: "NETWORK_ERROR", gasFee: 0n })
       } finally {
         await runtime.dispose()
       }
@@ -271,50 +327,6 @@ describe("live ports on a node mining a block every second", () => {
 })
 
 /** Stores a trade as the use case would after the broadcast, and submits it with `minAmountOut`. */
-const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
-  runtime.runPromise(Effect.gen(function*() {
-    const chain = yield* Chain
-    const repository = yield* TradeRepository
-    const amountIn = parseUnits("10", 6)
-    const [broadcast] = yield* chain.submit({
-      tradeId: id,
-      accountId: "acct_live",
-      walletAddress: wallet,
-      delegatedSigning: true,
-      network: "ethereum",
-      tokenIn: "USDC",
-      tokenOut: "LINK",
-      amountIn,
-      minAmountOut
-    })
-    if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
-    const trade: TradeRecord = {
-      id,
-      accountId: "acct_live",
-      stage: "broadcast",
-      network: "ethereum",
-      tokenIn: "USDC",
-      tokenOut: "LINK",
-      amountIn,
-      estimatedAmountOut: minAmountOut,
-      fee: 0n,
-      minAmountOut,
-      slippage: 1,
-      walletAddress: wallet,
-      createdAt: broadcast.at,
-      txHash: broadcast.txHash,
-      submittedAt: broadcast.at,
-      confirmedAt: null,
-      amountOut: null,
-      gasFee: null,
-      estimatedGasFee: 0n,
-      failureReason: null,
-      orderId: null
-    }
-    yield* repository.insert(trade)
-    return trade
-  }))
-
 describe("live followers on a node mined by hand", () => {
   beforeAll(async () => {
     await mineByHand()
