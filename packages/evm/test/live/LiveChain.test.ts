@@ -4,7 +4,7 @@
 // confirmed at depth with the Swapped log's amounts and the gas of both transactions; 20 concurrent
 // swaps of one wallet take distinct nonces and all confirm while a refused one in their middle
 // fails alone; a reverted swap fails SLIPPAGE_EXCEEDED; a dropped one NETWORK_ERROR (its nonce taken
-// again); a mined swap is taken from the free balance once before its confirmation; a trade
+// again), and so does one not mined in time; a mined swap is taken from the free balance once before its confirmation; a trade
 // stored as broadcast is followed again after a restart; a reorganisation under a confirmed trade
 // puts it back to pending. Realistic runs mine a block every second; edge cases mine by hand.
 import {
@@ -42,7 +42,13 @@ import {
   readDelegatedSigners,
   swapOutcome
 } from "../../src/index.ts"
-import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveState } from "../../src/live/index.ts"
+import {
+  layerLiveFollowers,
+  layerLivePorts,
+  layerLiveTokenRegistry,
+  type LiveFollowerOptions,
+  LiveState
+} from "../../src/live/index.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -86,7 +92,10 @@ const reactor = Layer.effect(
 
 const repositories = Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory)
 
-const makeRuntime = (repos: Layer.Layer<TradeRepository | OrderRepository>) => {
+const makeRuntime = (
+  repos: Layer.Layer<TradeRepository | OrderRepository>,
+  followerOptions: LiveFollowerOptions = {}
+) => {
   const signers = Effect.runSync(readDelegatedSigners(config, { WALLET_KEY: walletKey }))
   const ports = layerLivePorts({ config, signers, rpcTimeoutMs: 5_000, statusPollIntervalMs: 500 })
   const domain = Trades.layer.pipe(
@@ -94,7 +103,7 @@ const makeRuntime = (repos: Layer.Layer<TradeRepository | OrderRepository>) => {
     Layer.provideMerge(Layer.mergeAll(ids, events, MarketClock.layer, layerLiveTokenRegistry(config))),
     Layer.provideMerge(repos)
   )
-  const followers = layerLiveFollowers({ pollIntervalMs: 100, dropGraceMs: 0 }).pipe(
+  const followers = layerLiveFollowers({ pollIntervalMs: 100, dropGraceMs: 0, ...followerOptions }).pipe(
     Layer.provide(reactor),
     Layer.provideMerge(domain)
   )
@@ -364,6 +373,23 @@ describe("live followers on a node mined by hand", () => {
       await mine(2)
       const confirmed = await until(() => tradeOf(runtime, next.id), (t) => t?.stage !== "broadcast")
       expect(confirmed?.stage).toBe("confirmed")
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("a swap not mined in time fails NETWORK_ERROR", async () => {
+    // The time allowed is 0 here (10 minutes in production): the first block without the swap ends it.
+    const runtime = makeRuntime(repositories, { notMinedTimeoutMs: 0 })
+    try {
+      const trade = await started(runtime, "trade_late", 0n)
+      // A block whose base fee is above what the swap offers leaves it pending.
+      await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(10n ** 15n)])
+      await mine()
+      const failed = await until(() => tradeOf(runtime, trade.id), (t) => t?.stage !== "broadcast")
+      expect(failed).toMatchObject({ stage: "failed", failureReason: "NETWORK_ERROR", gasFee: 0n })
+      expect(await owner.getTransactionReceipt({ hash: trade.txHash as Hash }).catch(() => null)).toBeNull()
+      await rpc("anvil_dropTransaction", [trade.txHash])
     } finally {
       await runtime.dispose()
     }
