@@ -5,7 +5,7 @@
 // stand-ins of the chain, wallets and price feed answering in the custom tokens' base units: a symbol the
 // simulator does not know resolves, a simulator-only symbol or contract is `INVALID_TOKEN`, a contract
 // address resolves on its own network, and quotes, trades, views and events show amounts in the custom
-// tokens' decimals.
+// tokens' decimals; and the order a wallet signs names the custom tokens' contracts.
 import { assert, describe, it } from "@effect/vitest"
 import { Decimal } from "decimal.js"
 import { Effect, Exit, Layer, Option } from "effect"
@@ -15,6 +15,7 @@ import { InvalidToken } from "../src/Errors.ts"
 import { IdGenerator, idPrefixes } from "../src/Ids.ts"
 import { MarketClock } from "../src/MarketClock.ts"
 import type { Network } from "../src/Network.ts"
+import { orderTypedData } from "../src/OrderSigning.ts"
 import { PriceFeed } from "../src/PriceFeed.ts"
 import { layerMemoryRepositories } from "../src/Repositories.ts"
 import { simulatorCatalog } from "../src/SimulatorTokens.ts"
@@ -46,6 +47,7 @@ const liveTokens: ReadonlyArray<Token> = [
   token("ANVL", 12, { base: THIRD }, "base")
 ]
 const live = makeTokenCatalog(liveTokens)
+const WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 
 const refused = (tokens: ReadonlyArray<Token>, problem: RegExp) =>
   assert.throws(() => makeTokenCatalog(tokens), problem)
@@ -89,8 +91,18 @@ describe("makeTokenCatalog", () => {
     }).pipe(Effect.runSync))
 })
 
+describe("a catalogue that is not the simulator's, in what a wallet signs", () => {
+  it("names each token of an order by its contract on the order's network", () => {
+    const terms = { id: "ord_1", tokenIn: "ANVL", tokenOut: "ETH", amountIn: 1n, minAmountOut: 1n, expiresAt: null }
+    const onBase = orderTypedData({ ...terms, network: "base" }, WALLET, live).message
+    assert.deepStrictEqual([onBase.tokenIn, onBase.tokenOut], [THIRD, NATIVE_EVM_ADDRESS])
+    const onEthereum = orderTypedData({ ...terms, tokenIn: "USDC", network: "ethereum" }, WALLET, live).message
+    assert.strictEqual(onEthereum.tokenIn, SECOND)
+    assert.throws(() => orderTypedData({ ...terms, network: "ethereum" }, WALLET, live), /ANVL has no address/)
+  })
+})
+
 const ACCOUNT = "acc_live"
-const WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 const GAS_FEE = 21_000n * 1_000_000_000n
 
 /** 10^decimals of the token, in the test's own list (what a chain adapter reads from its tokens). */
