@@ -161,7 +161,7 @@ export const layerLiveFollowers = (
               )
           )
           if (block !== trade.confirmedIn.hash) {
-            const { confirmedIn: _, ...rest } = trade
+            const { confirmedIn: _, minedIn: __, ...rest } = trade
             state.followed.set(trade.tradeId, rest)
             return yield* report(trade, Events.Reorganised({ at: now }))
           }
@@ -176,6 +176,11 @@ export const layerLiveFollowers = (
         }
         const swapHash = trade.transactions[trade.transactions.length - 1]!
         const depth = yield* context.rpc.confirmations(swapHash)
+        if (depth._tag === "NotMined" && trade.minedIn !== undefined) {
+          // Its block was reorganised away before it was confirmed: the hold counts again.
+          const { minedIn: _, ...rest } = trade
+          state.followed.set(trade.tradeId, rest)
+        }
         if (depth._tag === "NotMined") {
           const late = now - trade.sentAt > notMinedTimeoutMs
           const dropped = !late && now - trade.sentAt > dropGraceMs && !(yield* known(context, swapHash))
@@ -189,7 +194,12 @@ export const layerLiveFollowers = (
           }
           return
         }
-        if (!depth.confirmed) return
+        if (!depth.confirmed) {
+          if (depth.receipt.status === "success" && trade.minedIn !== depth.receipt.blockNumber) {
+            state.followed.set(trade.tradeId, { ...trade, minedIn: depth.receipt.blockNumber })
+          }
+          return
+        }
         const receipt = depth.receipt
         const gasFee = yield* gasPaid(context, trade, [receipt])
         if (receipt.status !== "success") {

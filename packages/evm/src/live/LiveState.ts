@@ -39,6 +39,11 @@ export interface FollowedTrade {
   readonly wallet: Address
   /** The funds the trade holds, put back should a reorganisation undo its confirmation. */
   readonly hold?: Hold
+  /**
+   * The block its swap was mined in, successfully, before it was confirmed: a balance read at that
+   * block or later already shows the swap, so the trade's hold no longer counts against it.
+   */
+  readonly minedIn?: bigint
   /** The block the trade was confirmed in, once reported confirmed: a reorganisation is watched for. */
   readonly confirmedIn?: { readonly number: bigint; readonly hash: Hash }
 }

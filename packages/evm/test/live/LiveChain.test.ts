@@ -3,7 +3,8 @@
 // exchange's getAmountsOut; a delegated wallet's trade approves the contract, swaps, and is
 // confirmed at depth with the Swapped log's amounts and the gas of both transactions; 20 concurrent
 // swaps of one wallet take distinct nonces and all confirm while a refused one in their middle
-// fails alone; a reverted swap fails SLIPPAGE_EXCEEDED; a dropped one NETWORK_ERROR; a trade
+// fails alone; a reverted swap fails SLIPPAGE_EXCEEDED; a dropped one NETWORK_ERROR (its nonce taken
+// again), and so does one not mined in time; a mined swap is taken from the free balance once before its confirmation; a trade
 // stored as broadcast is followed again after a restart; a reorganisation under a confirmed trade
 // puts it back to pending. Realistic runs mine a block every second; edge cases mine by hand.
 import {
@@ -41,7 +42,13 @@ import {
   readDelegatedSigners,
   swapOutcome
 } from "../../src/index.ts"
-import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveState } from "../../src/live/index.ts"
+import {
+  layerLiveFollowers,
+  layerLivePorts,
+  layerLiveTokenRegistry,
+  type LiveFollowerOptions,
+  LiveState
+} from "../../src/live/index.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -85,7 +92,10 @@ const reactor = Layer.effect(
 
 const repositories = Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory)
 
-const makeRuntime = (repos: Layer.Layer<TradeRepository | OrderRepository>) => {
+const makeRuntime = (
+  repos: Layer.Layer<TradeRepository | OrderRepository>,
+  followerOptions: LiveFollowerOptions = {}
+) => {
   const signers = Effect.runSync(readDelegatedSigners(config, { WALLET_KEY: walletKey }))
   const ports = layerLivePorts({ config, signers, rpcTimeoutMs: 5_000, statusPollIntervalMs: 500 })
   const domain = Trades.layer.pipe(
@@ -93,7 +103,7 @@ const makeRuntime = (repos: Layer.Layer<TradeRepository | OrderRepository>) => {
     Layer.provideMerge(Layer.mergeAll(ids, events, MarketClock.layer, layerLiveTokenRegistry(config))),
     Layer.provideMerge(repos)
   )
-  const followers = layerLiveFollowers({ pollIntervalMs: 100, dropGraceMs: 0 }).pipe(
+  const followers = layerLiveFollowers({ pollIntervalMs: 100, dropGraceMs: 0, ...followerOptions }).pipe(
     Layer.provide(reactor),
     Layer.provideMerge(domain)
   )
@@ -158,6 +168,57 @@ const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeout
 
 const tradeOf = (runtime: ReturnType<typeof makeRuntime>, id: string) =>
   runtime.runPromise(TradeRepository.use((r) => r.getById(id))).then((t) => t._tag === "Some" ? t.value : undefined)
+
+/** A trade as the use case stores it after its broadcast. */
+const recordOf = (
+  id: string,
+  swap: {
+    readonly tokenIn: string
+    readonly tokenOut: string
+    readonly amountIn: bigint
+    readonly minAmountOut: bigint
+  },
+  broadcast: { readonly at: number; readonly txHash: string }
+): TradeRecord => ({
+  id,
+  accountId: "acct_live",
+  stage: "broadcast",
+  network: "ethereum",
+  ...swap,
+  estimatedAmountOut: swap.minAmountOut,
+  fee: 0n,
+  slippage: 1,
+  walletAddress: wallet,
+  createdAt: broadcast.at,
+  txHash: broadcast.txHash,
+  submittedAt: broadcast.at,
+  confirmedAt: null,
+  amountOut: null,
+  gasFee: null,
+  estimatedGasFee: 0n,
+  failureReason: null,
+  orderId: null
+})
+
+/** Submits a swap of 10 USDC with `minAmountOut` and stores its trade, as the use case would. */
+const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
+  runtime.runPromise(Effect.gen(function*() {
+    const chain = yield* Chain
+    const repository = yield* TradeRepository
+    const swap = { tokenIn: "USDC", tokenOut: "LINK", amountIn: parseUnits("10", 6), minAmountOut }
+    const [broadcast] = yield* chain.submit({
+      tradeId: id,
+      accountId: "acct_live",
+      walletAddress: wallet,
+      delegatedSigning: true,
+      network: "ethereum",
+      ...swap
+    })
+    if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
+    const trade = recordOf(id, swap, broadcast)
+    yield* repository.insert(trade)
+    return trade
+  }))
 
 describe("live ports on a node mining a block every second", () => {
   it("a delegated wallet's trade approves, swaps and confirms with what the chain moved", async () => {
@@ -226,32 +287,29 @@ describe("live ports on a node mining a block every second", () => {
       const runtime = makeRuntime(repositories)
       try {
         const submit = (i: number, tokenIn: string, amountIn: bigint) =>
-          Chain.use((chain) =>
-            chain.submit({
-              tradeId: `trade_concurrent_${i}`,
-              accountId: "acct_live",
-              walletAddress: wallet,
-              delegatedSigning: true,
-              network: "ethereum",
-              tokenIn,
-              tokenOut: tokenIn === "ETH" ? "USDC" : "LINK",
-              amountIn,
-              minAmountOut: 0n
-            })
-          )
-        const results = await runtime.runPromise(Effect.forEach(
+          Effect.gen(function*() {
+            const swap = { tokenIn, tokenOut: tokenIn === "ETH" ? "USDC" : "LINK", amountIn, minAmountOut: 0n }
+            const id = `trade_concurrent_${i}`
+            const [broadcast] = yield* Chain.use((chain) =>
+              chain.submit({
+                tradeId: id,
+                accountId: "acct_live",
+                walletAddress: wallet,
+                delegatedSigning: true,
+                network: "ethereum",
+                ...swap
+              })
+            )
+            if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
+            yield* TradeRepository.use((r) => r.insert(recordOf(id, swap, broadcast)))
+            return broadcast.txHash as Hash
+          })
+        const hashes = await runtime.runPromise(Effect.forEach(
           Array.from({ length: 21 }, (_, i) => i),
           // The 11th spends far more ETH than the wallet has: the node refuses it at broadcast.
           (i) => i === 10 ? submit(i, "ETH", parseUnits("1000000", 18)) : submit(i, "USDC", parseUnits("10", 6)),
           { concurrency: "unbounded" }
         ))
-        const hashes = results.map((events) => {
-          const [event] = events
-          if (event?._tag !== "Broadcast") throw new Error("not broadcast")
-          return event.txHash as Hash
-        })
-        const state = await runtime.runPromise(LiveState.use(Effect.succeed))
-        expect(state.followed.get("trade_concurrent_10")?.refused).toBe(true)
         const accepted = hashes.filter((_, i) => i !== 10)
         const receipts = await Promise.all(
           accepted.map((hash) => owner.waitForTransactionReceipt({ hash, pollingInterval: 100 }))
@@ -261,6 +319,14 @@ describe("live ports on a node mining a block every second", () => {
         expect(new Set(nonces).size).toBe(20)
         // No gap: the wallet's next nonce is right after the last accepted one.
         expect(Math.max(...nonces) + 1).toBe(await owner.getTransactionCount({ address: wallet, blockTag: "pending" }))
+        // The followers end every one of them: 20 confirmed, the refused one failed.
+        const ended = await Promise.all(
+          hashes.map((_, i) => until(() => tradeOf(runtime, `trade_concurrent_${i}`), (t) => t?.stage !== "broadcast"))
+        )
+        expect(ended.filter((t) => t?.stage === "confirmed")).toHaveLength(20)
+        // The refused one: never mined, nothing paid.
+        expect(ended[10]).toMatchObject({ stage: "failed", failureReason: "NETWORK_ERROR", gasFee: 0n })
+        expect(await owner.getTransactionReceipt({ hash: hashes[10]! }).catch(() => null)).toBeNull()
       } finally {
         await runtime.dispose()
       }
@@ -270,50 +336,6 @@ describe("live ports on a node mining a block every second", () => {
 })
 
 /** Stores a trade as the use case would after the broadcast, and submits it with `minAmountOut`. */
-const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
-  runtime.runPromise(Effect.gen(function*() {
-    const chain = yield* Chain
-    const repository = yield* TradeRepository
-    const amountIn = parseUnits("10", 6)
-    const [broadcast] = yield* chain.submit({
-      tradeId: id,
-      accountId: "acct_live",
-      walletAddress: wallet,
-      delegatedSigning: true,
-      network: "ethereum",
-      tokenIn: "USDC",
-      tokenOut: "LINK",
-      amountIn,
-      minAmountOut
-    })
-    if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
-    const trade: TradeRecord = {
-      id,
-      accountId: "acct_live",
-      stage: "broadcast",
-      network: "ethereum",
-      tokenIn: "USDC",
-      tokenOut: "LINK",
-      amountIn,
-      estimatedAmountOut: minAmountOut,
-      fee: 0n,
-      minAmountOut,
-      slippage: 1,
-      walletAddress: wallet,
-      createdAt: broadcast.at,
-      txHash: broadcast.txHash,
-      submittedAt: broadcast.at,
-      confirmedAt: null,
-      amountOut: null,
-      gasFee: null,
-      estimatedGasFee: 0n,
-      failureReason: null,
-      orderId: null
-    }
-    yield* repository.insert(trade)
-    return trade
-  }))
-
 describe("live followers on a node mined by hand", () => {
   beforeAll(async () => {
     await mineByHand()
@@ -351,6 +373,49 @@ describe("live followers on a node mined by hand", () => {
       await mine(2)
       const confirmed = await until(() => tradeOf(runtime, next.id), (t) => t?.stage !== "broadcast")
       expect(confirmed?.stage).toBe("confirmed")
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("a swap not mined in time fails NETWORK_ERROR", async () => {
+    // The time allowed is 0 here (10 minutes in production): the first block without the swap ends it.
+    const runtime = makeRuntime(repositories, { notMinedTimeoutMs: 0 })
+    try {
+      const trade = await started(runtime, "trade_late", 0n)
+      // A block whose base fee is above what the swap offers leaves it pending.
+      await rpc("anvil_setNextBlockBaseFeePerGas", [toHex(10n ** 15n)])
+      await mine()
+      const failed = await until(() => tradeOf(runtime, trade.id), (t) => t?.stage !== "broadcast")
+      expect(failed).toMatchObject({ stage: "failed", failureReason: "NETWORK_ERROR", gasFee: 0n })
+      expect(await owner.getTransactionReceipt({ hash: trade.txHash as Hash }).catch(() => null)).toBeNull()
+      await rpc("anvil_dropTransaction", [trade.txHash])
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("between a swap's inclusion and its confirmation, the free balance counts it once", async () => {
+    const runtime = makeRuntime(repositories)
+    try {
+      const usdc = () =>
+        runtime.runPromise(Wallets.use((w) => w.balances("acct_live", "ethereum"))).then((b) => b.get("USDC")!)
+      const before = await usdc()
+      const created = await runtime.runPromise(
+        Trades.use((t) =>
+          t.create("acct_live", { tokenIn: "USDC", tokenOut: "LINK", amountIn: "40", network: "ethereum" })
+        )
+      )
+      const amount = parseUnits("40", 6)
+      expect(await usdc()).toEqual({ free: before.free - amount, reserved: before.reserved + amount })
+      await mine()
+      const state = await runtime.runPromise(LiveState.use(Effect.succeed))
+      await until(async () => state.followed.get(created.id)?.minedIn, (minedIn) => minedIn !== undefined)
+      // The chain already shows the swap; its hold is still reserved, but not taken from free twice.
+      expect(await usdc()).toEqual({ free: before.free - amount, reserved: before.reserved + amount })
+      await mine()
+      await until(() => tradeOf(runtime, created.id), (t) => t?.stage === "confirmed")
+      expect(await usdc()).toEqual({ free: before.free - amount, reserved: before.reserved })
     } finally {
       await runtime.dispose()
     }

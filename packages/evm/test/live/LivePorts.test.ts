@@ -41,7 +41,7 @@ import {
   orderDomainOf,
   readDelegatedSigners
 } from "../../src/index.ts"
-import { layerLivePorts, LiveNetworkStatus, liveTokensOf } from "../../src/live/index.ts"
+import { layerLivePorts, LiveNetworkStatus, LiveState, liveTokensOf } from "../../src/live/index.ts"
 
 const walletIndex = 4
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -97,7 +97,10 @@ const pendingTrade: TradeRecord = {
   orderId: null
 }
 
-let runtime: ManagedRuntime.ManagedRuntime<Chain | Wallets | PriceFeed | OrderSigner | LiveNetworkStatus, never>
+let runtime: ManagedRuntime.ManagedRuntime<
+  Chain | Wallets | PriceFeed | OrderSigner | LiveNetworkStatus | LiveState,
+  never
+>
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 1 })
@@ -146,7 +149,13 @@ beforeAll(async () => {
   config = decodeLiveConfig({
     // base's RPC is the same node, which answers chain id 1: base is down.
     networks: { ethereum: network(1), base: { ...network(8453), tokens: network(8453).tokens.slice(0, 2) } },
-    accounts: [{ id: "acct_live", wallets: [{ network: "ethereum", address: wallet, signingKeyEnv: "WALLET_KEY" }] }]
+    accounts: [{
+      id: "acct_live",
+      wallets: [
+        { network: "ethereum", address: wallet, signingKeyEnv: "WALLET_KEY" },
+        { network: "base", address: wallet, signingKeyEnv: "WALLET_KEY" }
+      ]
+    }]
   })
   const signers = Effect.runSync(readDelegatedSigners(config, { WALLET_KEY: walletKey }))
   const repositories = Layer.effectContext(Effect.gen(function*() {
