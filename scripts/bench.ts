@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
+ * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store|indexer] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
  * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
  * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
  * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), a page of trades at 0 and
@@ -8,6 +8,7 @@
  * costs to take, serialise, deserialise and restore (same runs), the HTTP benchmark
  * (`--seconds` per target per round, default 8, over `--rounds`, default 2) and the interface's
  * budget in headless Chromium (medians of `--loads` page loads, default 5), or only those named,
+ * the chain index against the node's raw `eth_getLogs` (`indexer`, anvil with 100 000 swaps),
  * and one summary table. Targets print PASS or MISS for information; the exit code is 0
  * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
  * read the figures, and what a profile of the server showed: docs/performance.md.
@@ -16,6 +17,7 @@ import { availableParallelism, cpus } from "node:os"
 import { runAlertsBench } from "./bench/alerts.ts"
 import { runHistoryBench } from "./bench/history.ts"
 import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
+import { runIndexerBench } from "./bench/indexer.ts"
 import { runKeysBench } from "./bench/keys.ts"
 import { runListsBench } from "./bench/lists.ts"
 import { runOrdersBench } from "./bench/orders.ts"
@@ -27,7 +29,7 @@ import { defaultStoreOptions, runStoreBench } from "./bench/store.ts"
 import { runWebBench } from "./bench/web.ts"
 
 const usage =
-  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store] [--runs N] [--seconds N] [--rounds N] [--loads N]"
+  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store|indexer] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -71,6 +73,7 @@ const benchmarks = {
       rounds: options.get("rounds") ?? defaultHttpOptions.rounds
     }),
   web: () => runWebBench({ loads: options.get("loads") ?? 5 }),
+  indexer: () => runIndexerBench(),
   store: () =>
     runStoreBench({
       ...defaultStoreOptions,

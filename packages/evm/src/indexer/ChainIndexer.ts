@@ -9,19 +9,16 @@
  * logged and the step retried with back-off; it never ends the fiber (docs/live.md).
  */
 import { MoneyDecimal } from "@swapdesk/core"
-import { Effect } from "effect"
-import {
-  createPublicClient,
-  getAddress,
-  type Hex,
-  http,
-  numberToHex,
-  parseAbi,
-  type PublicClient,
-  toEventSelector
-} from "viem"
+import { Clock, Effect, Fiber } from "effect"
+import { createPublicClient, type Hex, http, numberToHex, parseAbi, type PublicClient, toEventSelector } from "viem"
 import { type IndexedNetwork, type IndexedPools, IndexRpcError, resolvePools } from "./IndexedNetwork.ts"
-import type { IndexBatch, IndexedSwap, IndexedTransfer, IndexStore } from "./IndexStore.ts"
+import {
+  type IndexBatch,
+  type IndexedSwap,
+  type IndexedTransfer,
+  type IndexStore,
+  whaleThresholdUsd
+} from "./IndexStore.ts"
 
 const swapTopic = toEventSelector(
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)"
@@ -49,11 +46,11 @@ export interface NetworkIndexState {
 export interface ChainIndexerOptions {
   /** How long to wait when caught up with the chain: 1 s when absent. */
   readonly pollIntervalMs?: number
-  /** The first range, in blocks: 100 when absent. */
+  /** The first range, in blocks: 1 when absent (it doubles while answers are small). */
   readonly initialRangeBlocks?: number
   /** The largest range: 10 000 blocks when absent. */
   readonly maxRangeBlocks?: number
-  /** A range is grown while its answer has fewer logs than this, halved when more: 5 000 when absent. */
+  /** A range is doubled while its answer has fewer than half this many logs, halved when more: 2 000 when absent. */
   readonly targetLogs?: number
   /** Per RPC call: 10 s when absent. */
   readonly rpcTimeoutMs?: number
@@ -98,7 +95,7 @@ export const runChainIndexer = (
 ): Effect.Effect<never> => {
   const client = indexClient(network, options.rpcTimeoutMs ?? 10_000)
   const maxRange = options.maxRangeBlocks ?? 10_000
-  const targetLogs = options.targetLogs ?? 5_000
+  const targetLogs = options.targetLogs ?? 2_000
   const name = network.network
 
   const rpc = <A>(what: string, run: () => Promise<A>) =>
@@ -175,17 +172,21 @@ export const runChainIndexer = (
     })
 
   const decode = (pools: IndexedPools, logs: ReadonlyArray<RawLog>, times: ReadonlyMap<bigint, number>) => {
+    // Looked up by lower-case address: checksumming every log's address would hash it each time.
+    const poolOf = new Map([...pools.pools].map(([address, pool]) => [address.toLowerCase(), pool]))
+    const tokenOf = new Map([...pools.tokens].map(([address, token]) => [address.toLowerCase(), token]))
+    const wethPair = pools.wethPool?.pair.toLowerCase()
     const swaps: Array<IndexedSwap> = []
     const transfers: Array<IndexedTransfer> = []
     for (const log of logs) {
       const topic = log.topics[0]
-      const address = getAddress(log.address)
+      const address = log.address.toLowerCase()
       const blockNumber = BigInt(log.blockNumber)
-      if (topic === syncTopic && pools.wethPool?.pair === address) {
+      if (topic === syncTopic && wethPair === address) {
         wethUsd = reservesPrice(pools, word(log.data, 0), word(log.data, 1))
       }
       if (topic === swapTopic) {
-        const pool = pools.pools.get(address)
+        const pool = poolOf.get(address)
         if (pool === undefined) continue
         const [in0, in1, out0, out1] = [word(log.data, 0), word(log.data, 1), word(log.data, 2), word(log.data, 3)]
         const [tIn, tOut, oIn, oOut] = pool.tokenIsToken0 ? [in0, out0, in1, out1] : [in1, out1, in0, out0]
@@ -205,11 +206,12 @@ export const runChainIndexer = (
           side: tOut > tIn ? "buy" : "sell",
           amount: amount.toFixed(),
           priceUsd: exact(valueUsd.div(amount)),
-          valueUsd: exact(valueUsd)
+          valueUsd: exact(valueUsd),
+          whale: valueUsd.gte(whaleThresholdUsd)
         })
       }
       if (topic === transferTopic && log.topics.length === 3) {
-        const token = pools.tokens.get(address)
+        const token = tokenOf.get(address)
         if (token === undefined) continue
         transfers.push({
           blockHash: log.blockHash,
@@ -240,18 +242,56 @@ export const runChainIndexer = (
       }
     })
 
+  /** The logs of the range starting at `from` and what is needed to store them: block times and the last block. */
+  const fetchRange = (pools: IndexedPools, from: bigint, safe: bigint) =>
+    Effect.gen(function*() {
+      const { logs, to } = yield* logsFrom(pools, from, safe)
+      const times = new Map<bigint, number>()
+      const hashes = new Map<bigint, string>()
+      for (const log of logs) {
+        const number = BigInt(log.blockNumber)
+        hashes.set(number, log.blockHash)
+        if (log.blockTimestamp !== undefined) times.set(number, Number(BigInt(log.blockTimestamp)) * 1000)
+      }
+      const missing = [...hashes.keys()].filter((n) => !times.has(n))
+      const read = yield* Effect.forEach(missing, blockAt, { concurrency: 8 })
+      for (const block of read) if (block !== undefined) times.set(block.number, block.time)
+      const last = yield* blockAt(to)
+      return { from, logs, to, times, hashes, last }
+    })
+
+  // The next range, read while the current one is written: reading and writing overlap.
+  let prefetched: {
+    readonly from: bigint
+    readonly fiber: Fiber.Fiber<Effect.Success<ReturnType<typeof fetchRange>>, IndexRpcError>
+  } | undefined
+  const dropPrefetched = Effect.suspend(() => {
+    const fiber = prefetched?.fiber
+    prefetched = undefined
+    return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
+  })
+  // The head as last read, and when (ms): read again once the index reaches it, or after a second.
+  let headReadAt = 0
+  let knownSafe = -1n
+
   /** One step: answers whether the index has caught up with the confirmed chain. */
   const step = Effect.gen(function*() {
     if (pools === undefined) pools = yield* resolvePools(network, client)
-    const headNumber = BigInt(yield* request<Hex>("eth_blockNumber", []))
-    const head = yield* blockAt(headNumber)
-    if (head === undefined) return true
-    state.headBlock = head.number
-    state.headTime = head.time
     const cursor = yield* store.cursor(name)
+    const from = cursor === undefined ? BigInt(network.startBlock) : cursor.number + 1n
+    const now = yield* Clock.currentTimeMillis
+    if (from > knownSafe || now - headReadAt >= 1_000) {
+      const head = yield* blockAt(BigInt(yield* request<Hex>("eth_blockNumber", [])))
+      if (head === undefined) return true
+      state.headBlock = head.number
+      state.headTime = head.time
+      headReadAt = now
+      knownSafe = head.number - BigInt(network.confirmations) + 1n
+    }
     if (cursor !== undefined) {
       const onChain = yield* blockAt(cursor.number)
       if (onChain === undefined || onChain.hash !== cursor.hash) {
+        yield* dropPrefetched
         const ancestor = yield* commonAncestor(cursor.number + 1n)
         yield* Effect.logWarning(
           `${name}: reorganisation below block ${cursor.number}: index rolled back to ${
@@ -265,28 +305,24 @@ export const runChainIndexer = (
       }
     }
     state.indexedBlock = cursor?.number ?? null
-    const safe = head.number - BigInt(network.confirmations) + 1n
-    const from = cursor === undefined ? BigInt(network.startBlock) : cursor.number + 1n
+    const safe = knownSafe
     if (from > safe) return true
     if (wethUsd === null) wethUsd = yield* wethUsdAt(pools, from - 1n)
-    const { logs, to } = yield* logsFrom(pools, from, safe)
-    const times = new Map<bigint, number>()
-    const hashes = new Map<bigint, string>()
-    for (const log of logs) {
-      const number = BigInt(log.blockNumber)
-      hashes.set(number, log.blockHash)
-      if (log.blockTimestamp !== undefined) times.set(number, Number(BigInt(log.blockTimestamp)) * 1000)
-    }
-    const missing = [...hashes.keys()].filter((n) => !times.has(n))
-    const read = yield* Effect.forEach(missing, blockAt, { concurrency: 8 })
-    for (const block of read) if (block !== undefined) times.set(block.number, block.time)
-    const last = yield* blockAt(to)
+    const range = prefetched !== undefined && prefetched.from === from
+      ? yield* Fiber.join(prefetched.fiber)
+      : yield* Effect.andThen(dropPrefetched, fetchRange(pools, from, safe))
+    prefetched = undefined
+    const { logs, to, times, hashes, last } = range
     if (last === undefined) return false
     const decoded = decode(pools, logs, times)
     const batch: IndexBatch = {
       ...decoded,
       blocks: [...hashes].map(([number, hash]) => ({ number, hash, time: times.get(number)! })),
       cursor: last
+    }
+    if (to < safe) {
+      const next = to + 1n
+      prefetched = { from: next, fiber: yield* Effect.forkChild(fetchRange(pools, next, safe)) }
     }
     yield* store.write(name, batch).pipe(Effect.orDie)
     state.indexedBlock = to
@@ -305,6 +341,7 @@ export const runChainIndexer = (
         if (exit.value) yield* Effect.sleep(pollInterval)
       } else {
         failures++
+        yield* dropPrefetched
         // A failed step leaves the stored index as it was; what was read in memory is read again.
         pools = undefined
         wethUsd = null
@@ -321,6 +358,6 @@ export const initialIndexState = (options: ChainIndexerOptions = {}): NetworkInd
   indexedBlock: null,
   headBlock: null,
   headTime: null,
-  rangeBlocks: options.initialRangeBlocks ?? 100,
+  rangeBlocks: options.initialRangeBlocks ?? 1,
   lastError: null
 })

@@ -4,11 +4,11 @@
  * of every timeframe, the blocks' hashes and the cursor), the roll-back to a reorganisation's common
  * ancestor, and the reads market data is built from. Identical on SQLite and PostgreSQL.
  */
-import { MoneyDecimal, type Timeframe } from "@swapdesk/core"
+import type { Timeframe } from "@swapdesk/core"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
-import { candleTimeframes, mergeSwap, periodOf, type StoredCandle } from "./IndexedCandles.ts"
+import { candleSums, mergeCandle, periodOf, type StoredCandle } from "./IndexedCandles.ts"
 
 /** An indexed swap of a listed token against its pool's other token. */
 export interface IndexedSwap {
@@ -25,6 +25,8 @@ export interface IndexedSwap {
   readonly amount: string
   readonly priceUsd: string
   readonly valueUsd: string
+  /** Worth at least `whaleThresholdUsd`. */
+  readonly whale: boolean
 }
 
 /** An indexed ERC-20 transfer of a listed token. */
@@ -124,8 +126,8 @@ export const makeIndexStore = Effect.gen(function*() {
         else list.push(swap)
       }
       for (const [token, tokenSwaps] of byToken) {
-        for (const timeframe of candleTimeframes) {
-          const periods = [...new Set(tokenSwaps.map((s) => periodOf(timeframe, s.at)))]
+        for (const [timeframe, sums] of candleSums(tokenSwaps)) {
+          const periods = [...sums.keys()]
           const existing = new Map<number, StoredCandle>()
           for (const part of chunks(periods)) {
             const rows = yield* sql<CandleRow>`SELECT open_time, open, high, low, close, volume_usd, buy_volume_usd
@@ -133,17 +135,13 @@ export const makeIndexStore = Effect.gen(function*() {
               AND timeframe = ${timeframe} AND ${sql.in("open_time", part)}`
             for (const row of rows) existing.set(Number(row.open_time), candleOf(row))
           }
-          for (const swap of tokenSwaps) {
-            const openTime = periodOf(timeframe, swap.at)
-            existing.set(openTime, mergeSwap(existing.get(openTime), openTime, swap))
-          }
-          const rows = periods.map((openTime) => {
-            const c = existing.get(openTime)!
+          const rows = [...sums.values()].map((sum) => {
+            const c = mergeCandle(existing.get(sum.openTime), sum)
             return {
               network,
               token,
               timeframe,
-              open_time: openTime,
+              open_time: c.openTime,
               open: c.open,
               high: c.high,
               low: c.low,
@@ -222,7 +220,7 @@ export const makeIndexStore = Effect.gen(function*() {
         amount: s.amount,
         price_usd: s.priceUsd,
         value_usd: s.valueUsd,
-        whale: new MoneyDecimal(s.valueUsd).gte(whaleThresholdUsd) ? 1 : 0
+        whale: s.whale ? 1 : 0
       }))
       for (const part of chunks(swapRows)) yield* sql`INSERT INTO swapdesk_index_swaps ${sql.insert(part)}`
       const transferRows = batch.transfers.map((t) => ({
@@ -309,7 +307,8 @@ export const makeIndexStore = Effect.gen(function*() {
             side: r.side,
             amount: "0",
             priceUsd: r.price_usd,
-            valueUsd: r.value_usd
+            valueUsd: r.value_usd,
+            whale: false
           }))
         )
       }

@@ -33,29 +33,83 @@ export const candleTimeframes: ReadonlyArray<Timeframe> = timeframes
 export const periodOf = (timeframe: Timeframe, at: number): number =>
   Math.floor(at / timeframeMs[timeframe]) * timeframeMs[timeframe]
 
-/** `candle` (absent: a new period) with `swap` added after everything already in it. */
-export const mergeSwap = (candle: StoredCandle | undefined, openTime: number, swap: CandleSwap): StoredCandle => {
-  const price = new MoneyDecimal(swap.priceUsd)
-  const buy = swap.side === "buy" ? swap.valueUsd : "0"
-  if (candle === undefined) {
+/** A candle being built, in exact decimals. */
+interface CandleSum {
+  readonly openTime: number
+  readonly open: MoneyDecimal
+  high: MoneyDecimal
+  low: MoneyDecimal
+  close: MoneyDecimal
+  volume: MoneyDecimal
+  buy: MoneyDecimal
+}
+
+const addInto = (sums: Map<number, CandleSum>, openTime: number, part: Omit<CandleSum, "openTime">) => {
+  const sum = sums.get(openTime)
+  if (sum === undefined) {
+    sums.set(openTime, { openTime, ...part })
+    return
+  }
+  if (part.high.gt(sum.high)) sum.high = part.high
+  if (part.low.lt(sum.low)) sum.low = part.low
+  sum.close = part.close
+  sum.volume = sum.volume.add(part.volume)
+  sum.buy = sum.buy.add(part.buy)
+}
+
+/**
+ * The candles of every timeframe that `swaps` (in chain order) add to, by timeframe and open time:
+ * the swaps make the one-minute candles, which make each coarser timeframe's, so a swap's price and
+ * value are read once whatever the number of timeframes.
+ */
+export const candleSums = (
+  swaps: ReadonlyArray<CandleSwap>
+): ReadonlyMap<Timeframe, ReadonlyMap<number, CandleSum>> => {
+  const zero = new MoneyDecimal(0)
+  const minutes = new Map<number, CandleSum>()
+  for (const swap of swaps) {
+    const price = new MoneyDecimal(swap.priceUsd)
+    const value = new MoneyDecimal(swap.valueUsd)
+    addInto(minutes, periodOf("1m", swap.at), {
+      open: price,
+      high: price,
+      low: price,
+      close: price,
+      volume: value,
+      buy: swap.side === "buy" ? value : zero
+    })
+  }
+  const out = new Map<Timeframe, ReadonlyMap<number, CandleSum>>([["1m", minutes]])
+  for (const timeframe of candleTimeframes) {
+    if (timeframe === "1m") continue
+    const sums = new Map<number, CandleSum>()
+    for (const minute of minutes.values()) addInto(sums, periodOf(timeframe, minute.openTime), minute)
+    out.set(timeframe, sums)
+  }
+  return out
+}
+
+/** A stored candle (absent: a new period) followed by what later swaps added to its period. */
+export const mergeCandle = (stored: StoredCandle | undefined, sum: CandleSum): StoredCandle => {
+  if (stored === undefined) {
     return {
-      openTime,
-      open: swap.priceUsd,
-      high: swap.priceUsd,
-      low: swap.priceUsd,
-      close: swap.priceUsd,
-      volumeUsd: swap.valueUsd,
-      buyVolumeUsd: buy
+      openTime: sum.openTime,
+      open: sum.open.toFixed(),
+      high: sum.high.toFixed(),
+      low: sum.low.toFixed(),
+      close: sum.close.toFixed(),
+      volumeUsd: sum.volume.toFixed(),
+      buyVolumeUsd: sum.buy.toFixed()
     }
   }
   return {
-    openTime,
-    open: candle.open,
-    high: price.gt(candle.high) ? swap.priceUsd : candle.high,
-    low: price.lt(candle.low) ? swap.priceUsd : candle.low,
-    close: swap.priceUsd,
-    volumeUsd: new MoneyDecimal(candle.volumeUsd).add(swap.valueUsd).toFixed(),
-    buyVolumeUsd: new MoneyDecimal(candle.buyVolumeUsd).add(buy).toFixed()
+    openTime: sum.openTime,
+    open: stored.open,
+    high: sum.high.gt(stored.high) ? sum.high.toFixed() : stored.high,
+    low: sum.low.lt(stored.low) ? sum.low.toFixed() : stored.low,
+    close: sum.close.toFixed(),
+    volumeUsd: sum.volume.add(stored.volumeUsd).toFixed(),
+    buyVolumeUsd: sum.buy.add(stored.buyVolumeUsd).toFixed()
   }
 }
 
