@@ -82,7 +82,7 @@ export const makeIndexedPriceFeed = (
       Effect.gen(function*() {
         const now = yield* headTime(network)
         const current = Math.floor(now / minute) * minute
-        const from = current - 48 * hour - hour + minute
+        const from = current - day - hour + minute
         const { rows } = yield* index.store.candles(network, keyOf(symbol), "1m", from, current + minute).pipe(
           Effect.orDie
         )
