@@ -127,11 +127,8 @@ export const makeIndexedPriceFeed = (
     const stats = (symbol: string, network?: Network): Effect.Effect<MarketStats> =>
       Effect.gen(function*() {
         const token = yield* tokenOf(symbol)
-        const [price, change, supply] = yield* Effect.all(
-          [spot.priceUsd(symbol), Effect.suspend(() => Effect.succeed(0)), totalSupply(token)],
-          { concurrency: 3 }
-        )
-        const changePercent = yield* change24h(token, price).pipe(Effect.orElseSucceed(() => change))
+        const [price, supply] = yield* Effect.all([spot.priceUsd(symbol), totalSupply(token)], { concurrency: 2 })
+        const changePercent = yield* change24h(token, price)
         const counted = network === undefined ? networksOf(token) : networksOf(token).filter((n) => n === network)
         const volumeByNetworkUsd: Partial<Record<Network, number>> = {}
         const zero = new MoneyDecimal(0)
