@@ -71,6 +71,18 @@ const recordsOf = <A extends { readonly accountId: string }>(
 const byId = <A>(rows: ReadonlyMap<string, A>) => (id: string): Effect.Effect<Option.Option<A>> =>
   Effect.sync(() => Option.fromNullishOr(rows.get(id)))
 
+/**
+ * What trades and orders answer alike: `recordsOf`, and a swap by id alone (the chain and the
+ * order watcher name a swap, not its account).
+ */
+const swapRecordsOf = <A extends TradeRecord | OrderRecord>(
+  rows: ReadonlyMap<string, A>,
+  write: (record: A) => void
+) => ({
+  ...recordsOf(rows, write),
+  getById: byId(rows)
+})
+
 /** The record with this id, if there is one and it belongs to the account. */
 const ownedBy = <A extends { readonly accountId: string }>(
   rows: ReadonlyMap<string, A>,
@@ -288,8 +300,7 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
 export const memoryTradeRepository = (): TradeRepository["Service"] => {
   const { rows, index, write, listPage } = listedRows<TradeRecord>(tradeKeys)
   return {
-    ...recordsOf(rows, write),
-    getById: byId(rows),
+    ...swapRecordsOf(rows, write),
     list: (accountId, filter, page) =>
       listPage(
         accountId,
@@ -321,8 +332,7 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
     holds: (order) => order.status === "pending"
   })
   return {
-    ...recordsOf(rows, write),
-    getById: byId(rows),
+    ...swapRecordsOf(rows, write),
     list: (accountId, filter, page) =>
       listPage(
         accountId,
