@@ -352,12 +352,9 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
 export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
   const rows = new Map<string, WebhookRecord>()
   const index = new ListIndex()
+  const file = filing(index, rows, (webhook) => [webhook.accountId])
   return {
-    insert: (webhook) =>
-      Effect.sync(() => {
-        rows.set(webhook.id, webhook)
-        index.add(webhook.accountId, webhook.createdAt, webhook.id)
-      }),
+    insert: (webhook) => Effect.sync(() => file(webhook)),
     get: (accountId, id) => ownedBy(rows, accountId, id),
     remove: (accountId, id) =>
       Effect.sync(() => {
@@ -374,14 +371,10 @@ export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
 export const memoryWebhookDeliveryRepository = (): WebhookDeliveryRepository["Service"] => {
   const rows = new Map<string, WebhookDeliveryRecord>()
   const index = new ListIndex()
+  // A retried attempt is saved again under its id: filing moves nothing, as its key and time stay.
+  const file = filing(index, rows, (delivery) => [delivery.subscriptionId])
   return {
-    save: (delivery) =>
-      Effect.sync(() => {
-        const previous = rows.get(delivery.id)
-        if (previous !== undefined) index.remove(previous.subscriptionId, previous.createdAt, previous.id)
-        index.add(delivery.subscriptionId, delivery.createdAt, delivery.id)
-        rows.set(delivery.id, delivery)
-      }),
+    save: (delivery) => Effect.sync(() => file(delivery)),
     list: (subscriptionId, page) =>
       Effect.sync(() => {
         const { ids, total } = index.page(subscriptionId, {}, page.offset, page.limit)
