@@ -14,15 +14,16 @@ import {
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, NotFound } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import { creation, deleteRoute, documented, idExample, jsonBody, ResourceId } from "./Routes.ts"
+import { creation, deleteRoute, documented, idExample, jsonBody, readRoute, ResourceId } from "./Routes.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
 const webhookId = idExample("whk_4fQx8ZbT2mKp9LwN3vRc")
 
 export class NotificationsApi extends HttpApiGroup.make("notifications")
   .add(
-    HttpApiEndpoint.get("get", "/v1/account/notifications", { success: Envelope(NotificationSettingsView) })
-      .annotate(OpenApi.Summary, "Where alerts are sent: email, Telegram and push (null: not configured)"),
+    readRoute("get", "/v1/account/notifications", NotificationSettingsView, {
+      summary: "Where alerts are sent: email, Telegram and push (null: not configured)"
+    }),
     HttpApiEndpoint.put("update", "/v1/account/notifications", {
       ...jsonBody(UpdateNotificationsBody, BadRequest, Conflict),
       success: Envelope(NotificationSettingsView)
@@ -48,8 +49,9 @@ export class WebhooksApi extends HttpApiGroup.make("webhooks")
           body: { url: "http://127.0.0.1:4000/webhooks/swapdesk", events: ["trade.confirmed", "alert.triggered"] }
         }
       })),
-    HttpApiEndpoint.get("list", "/v1/webhooks", { success: Envelope(WebhookListView) })
-      .annotate(OpenApi.Summary, "List the account's webhook subscriptions, newest first"),
+    readRoute("list", "/v1/webhooks", WebhookListView, {
+      summary: "List the account's webhook subscriptions, newest first"
+    }),
     deleteRoute("remove", "/v1/webhooks/:id", { summary: "Delete a webhook subscription", examples: webhookId }),
     HttpApiEndpoint.get("deliveries", "/v1/webhooks/:id/deliveries", {
       params: ResourceId,

@@ -4,8 +4,7 @@
 import { ApiKeyCreatedView, ApiKeyListView, CreateApiKeyBody } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Forbidden } from "./ApiErrors.ts"
-import { Envelope } from "./Envelope.ts"
-import { creation, deleteRoute, documented, idExample } from "./Routes.ts"
+import { creation, deleteRoute, documented, idExample, readRoute } from "./Routes.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
 export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
@@ -18,8 +17,9 @@ export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
       summary: "Create a key with a subset of the calling key's scopes; the secret (`key`) is shown only here",
       examples: { body: { name: "trading bot", scopes: ["read", "trade"] } }
     })),
-    HttpApiEndpoint.get("list", "/v1/auth/api-keys", { success: Envelope(ApiKeyListView) })
-      .annotate(OpenApi.Summary, "The account's unrevoked keys, newest first, never their secrets"),
+    readRoute("list", "/v1/auth/api-keys", ApiKeyListView, {
+      summary: "The account's unrevoked keys, newest first, never their secrets"
+    }),
     deleteRoute("revoke", "/v1/auth/api-keys/:id", {
       summary: "Revoke a key at once (a key may revoke itself)",
       examples: idExample("key_3vQb7KxN2mWpR8sT4yZa")

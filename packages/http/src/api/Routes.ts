@@ -1,7 +1,7 @@
 /**
  * The shapes the contract's routes share, named once: what an operation's documentation holds
- * (`documented`), and the conventions of a resource's routes (`queryRoute`, `itemRoute`,
- * `deleteRoute`): a `GET` answering data for a query string refuses a bad query with 400, a route
+ * (`documented`), and the conventions of a resource's routes (`readRoute`, `queryRoute`,
+ * `itemRoute`, `deleteRoute`): a `GET` answering data for a query string refuses a bad query with 400, a route
  * on one resource takes its `:id` and answers 404 when the account has no such resource, a delete
  * answers 204. A route outside these conventions is written with `HttpApiEndpoint` itself and
  * documented with `documented`; one taking a body declares it with `jsonBody`, a creation with
@@ -74,6 +74,14 @@ export const IdempotencyKey = Schema.String.check(
 
 /** The headers of a creation that honours `Idempotency-Key`. */
 export const IdempotencyKeyHeader = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
+
+/** `GET` of `data` that takes no input: nothing to refuse but a key (settings, a list of keys, a clock). */
+export const readRoute = <const Name extends string, const Path extends HttpRouter.PathInput, Data extends Schema.Top>(
+  name: Name,
+  path: Path,
+  data: Data,
+  documentation: Documentation
+) => HttpApiEndpoint.get(name, path, { success: Envelope(data) }).annotateMerge(documented(documentation))
 
 /** `GET` of `data` for a query string; 400 for a query its schema refuses. */
 export const queryRoute = <

@@ -13,6 +13,7 @@ import {
   jsonBody,
   NotFound,
   queryRoute,
+  readRoute,
   RequestValidation
 } from "@swapdesk/http"
 import { Schema } from "effect"
@@ -94,8 +95,7 @@ export const EventsView = Schema.Struct({
 
 export class SimulatorApi extends HttpApiGroup.make("sim")
   .add(
-    HttpApiEndpoint.get("clock", "/v1/sim/clock", { success: Envelope(ClockView) })
-      .annotate(OpenApi.Summary, "The market clock"),
+    readRoute("clock", "/v1/sim/clock", ClockView, { summary: "The market clock" }),
     HttpApiEndpoint.post("advance", "/v1/sim/clock/advance", {
       ...jsonBody(AdvanceBody, BadRequest, Conflict),
       success: Envelope(AdvancedView)
