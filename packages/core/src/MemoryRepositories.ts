@@ -350,11 +350,9 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
 
 /** `WebhookRepository` in memory. */
 export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
-  const rows = new Map<string, WebhookRecord>()
-  const index = new ListIndex()
-  const file = filing(index, rows, (webhook) => [webhook.accountId])
+  const { rows, index, write } = listedRows<WebhookRecord>((webhook) => [webhook.accountId])
   return {
-    insert: (webhook) => Effect.sync(() => file(webhook)),
+    insert: (webhook) => Effect.sync(() => write(webhook)),
     get: (accountId, id) => ownedBy(rows, accountId, id),
     remove: (accountId, id) =>
       Effect.sync(() => {
@@ -369,12 +367,10 @@ export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
 
 /** `WebhookDeliveryRepository` in memory. */
 export const memoryWebhookDeliveryRepository = (): WebhookDeliveryRepository["Service"] => {
-  const rows = new Map<string, WebhookDeliveryRecord>()
-  const index = new ListIndex()
   // A retried attempt is saved again under its id: filing moves nothing, as its key and time stay.
-  const file = filing(index, rows, (delivery) => [delivery.subscriptionId])
+  const { rows, index, write } = listedRows<WebhookDeliveryRecord>((delivery) => [delivery.subscriptionId])
   return {
-    save: (delivery) => Effect.sync(() => file(delivery)),
+    save: (delivery) => Effect.sync(() => write(delivery)),
     list: (subscriptionId, page) =>
       Effect.sync(() => {
         const { ids, total } = index.page(subscriptionId, {}, page.offset, page.limit)
