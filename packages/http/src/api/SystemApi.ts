@@ -2,8 +2,8 @@
  * `/v1/health`: is the service up, and on what.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Envelope } from "./Envelope.ts"
+import { HttpApiGroup, OpenApi } from "effect/http-api"
+import { readRoute } from "./Routes.ts"
 import { KeyCheck } from "./Security.ts"
 
 export const HealthView = Schema.Struct({
@@ -19,10 +19,7 @@ export type HealthView = typeof HealthView.Type
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(
-    HttpApiEndpoint.get("health", "/v1/health", { success: Envelope(HealthView) }).annotate(
-      OpenApi.Summary,
-      "Liveness"
-    )
+    readRoute("health", "/v1/health", HealthView, { summary: "Liveness" })
   )
   .annotate(OpenApi.Description, "Service status")
   .middleware(KeyCheck)
