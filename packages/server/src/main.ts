@@ -31,6 +31,7 @@ import { readFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
+import { prepareLiveStart } from "./live/LiveStart.ts"
 import { ServerSettings, settingRefusal } from "./ServerSettings.ts"
 import { cannotRestore, openSimulatorDatabase } from "./SimulatorDatabase.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
@@ -115,6 +116,10 @@ const program = Effect.gen(function*() {
     (error) => new StartupFailure({ message: settingRefusal(error) })
   )
   const { databaseUrl, host, port, scenario: scenarioPath } = settings
+  if (settings.liveConfig !== undefined) {
+    yield* prepareLiveStart({ liveConfig: settings.liveConfig, scenario: scenarioPath, databaseUrl }, process.env)
+    return yield* new StartupFailure({ message: "LIVE_CONFIG: the live server is not built yet" })
+  }
   const scenario = yield* loadScenario(scenarioPath)
   // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
   // before the address is logged; they close when the server stops.
