@@ -6,7 +6,7 @@
  *
  *   npx -y pnpm@12.21.0 exec node examples/simulate.ts        (from the repository's root)
  */
-import { Trades, tradeView } from "@swapdesk/core"
+import { TokenRegistry, Trades, tradeView } from "@swapdesk/core"
 import { decodeScenario, layerSimulator, SimulatorControl } from "@swapdesk/simulator"
 import { Effect } from "effect"
 
@@ -36,6 +36,8 @@ export const scenario = decodeScenario({
 export const swapOnce = Effect.gen(function*() {
   const trades = yield* Trades
   const control = yield* SimulatorControl
+  // Amounts are shown in the decimals of the deployment's own tokens.
+  const view = tradeView(yield* TokenRegistry)
   const created = yield* trades.create(ACCOUNT, {
     tokenIn: "SOL",
     tokenOut: "USDC",
@@ -44,7 +46,7 @@ export const swapOnce = Effect.gen(function*() {
   })
   yield* control.advance(30_000)
   const trade = yield* trades.get(ACCOUNT, created.id)
-  return { created: tradeView(created), trade: tradeView(trade), events: (yield* control.events(0, 10_000)).events }
+  return { created: view(created), trade: view(trade), events: (yield* control.events(0, 10_000)).events }
 }).pipe(Effect.provide(layerSimulator(scenario)))
 
 if (import.meta.main) {

@@ -22,7 +22,7 @@ import {
   OrderRepository,
   Orders,
   PriceFeed,
-  tokenOf,
+  simulatorCatalog,
   TradeRepository,
   Trades
 } from "@swapdesk/core"
@@ -75,8 +75,8 @@ const Prefill = Layer.effectDiscard(Effect.gen(function*() {
   const sim = yield* SimulationState
   for (let i = 0; i < ORDERS; i++) {
     const pair = pairs[i % pairs.length]!
-    const decimalsIn = tokenOf(pair.tokenIn).decimals
-    const decimalsOut = tokenOf(pair.tokenOut).decimals
+    const decimalsIn = simulatorCatalog.tokenOf(pair.tokenIn).decimals
+    const decimalsOut = simulatorCatalog.tokenOf(pair.tokenOut).decimals
     const spot = (yield* feed.priceUsd(pair.tokenIn)).div(yield* feed.priceUsd(pair.tokenOut))
     const amountIn = 10n ** BigInt(decimalsIn)
     const factor = 1.5 + (i % 1000) / 666
@@ -138,7 +138,7 @@ const measure = (ticks: number): Promise<Pass> =>
             rate = (yield* feed.priceUsd(order.tokenIn)).div(yield* feed.priceUsd(order.tokenOut)).toNumber()
             spot.set(key, rate)
           }
-          if (limitPriceOf(order) <= rate) reachable++
+          if (limitPriceOf(order, simulatorCatalog) <= rate) reachable++
         }
         return reachable
       })

@@ -24,7 +24,7 @@ import { MoneyDecimal } from "./Money.ts"
 import { Notifier } from "./Notifier.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { AccountRepository } from "./Repositories.ts"
-import { tokenOf } from "./Token.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 import { Wallets } from "./Wallets.ts"
 
 const MINUTE_MS = 60_000
@@ -60,6 +60,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
       const wallets = yield* Wallets
       const notifier = yield* Notifier
       const events = yield* DomainEvents
+      const tokens = yield* TokenRegistry
 
       /** An account's holdings as amounts of whole tokens, and the wallets' revision they were read at. */
       const holdingsRead = new Map<string, { readonly revision: number; readonly holdings: ReadonlyArray<Holding> }>()
@@ -77,7 +78,7 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
           for (const [symbol, balance] of yield* wallets.balances(accountId, wallet.network)) {
             const units = balance.free + balance.reserved
             if (units === 0n) continue
-            holdings.push({ symbol, amount: Number(units) / 10 ** tokenOf(symbol).decimals })
+            holdings.push({ symbol, amount: Number(units) / 10 ** tokens.tokenOf(symbol).decimals })
           }
         }
         holdingsRead.set(accountId, { revision, holdings })

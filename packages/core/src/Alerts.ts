@@ -17,7 +17,7 @@ import { MarketClock } from "./MarketClock.ts"
 import type { Page } from "./Page.ts"
 import { AccountRepository, AlertRepository, foundOr } from "./Repositories.ts"
 import { type CreateAlertBody, type ListAlertsQuery, pageLimits } from "./Requests.ts"
-import { resolveToken } from "./Token.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 import { validateAlertRule } from "./Validation.ts"
 
 export type CreateAlertError = ValidationFailed | InvalidToken | ChannelNotConfigured | AlertLimitExceeded
@@ -49,6 +49,7 @@ export class Alerts extends Context.Service<Alerts, {
       const accounts = yield* AccountRepository
       const ids = yield* IdGenerator
       const clock = yield* MarketClock
+      const tokens = yield* TokenRegistry
       const writes = yield* accountWrites
       // Serialises every write that depends on what is already stored (the limit, the status).
       const lock = yield* Semaphore.make(1)
@@ -72,7 +73,7 @@ export class Alerts extends Context.Service<Alerts, {
         const rule = validateAlertRule(body)
         if (Result.isFailure(rule)) return yield* new ValidationFailed({ details: rule.failure })
         if (rule.success.type === "portfolio") return rule.success
-        const token = yield* resolveToken(rule.success.token)
+        const token = yield* tokens.resolve(rule.success.token)
         return { ...rule.success, token: token.symbol } satisfies AlertRule
       })
 
@@ -119,7 +120,7 @@ export class Alerts extends Context.Service<Alerts, {
       })
 
       const list = Effect.fn("Alerts.list")(function*(accountId: string, query: ListAlertsQuery) {
-        const token = query.token === undefined ? undefined : (yield* resolveToken(query.token)).symbol
+        const token = query.token === undefined ? undefined : (yield* tokens.resolve(query.token)).symbol
         return yield* repository.list(accountId, {
           ...(query.status === undefined ? {} : { status: query.status }),
           ...(query.type === undefined ? {} : { type: query.type }),

@@ -20,7 +20,8 @@ import {
   trendingLimits,
   type TrendingQuery
 } from "./Requests.ts"
-import { resolveToken, type Token } from "./Token.ts"
+import type { Token } from "./Token.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 
 /** The market data record a `GET /market-data` answers: its wire shape (`MarketViews`). */
 export type MarketSnapshot = MarketDataView
@@ -110,6 +111,7 @@ export class MarketData extends Context.Service<MarketData, {
     Effect.gen(function*() {
       const feed = yield* PriceFeed
       const clock = yield* MarketClock
+      const tokens = yield* TokenRegistry
 
       /**
        * The USD records built from each stats object the feed handed out. A feed hands out one
@@ -128,7 +130,7 @@ export class MarketData extends Context.Service<MarketData, {
       // A chain rather than a generator: this runs on every market-data request. USD figures need
       // no rate: every figure the feed gives is in USD.
       const snapshot = (query: MarketDataQuery, extended: boolean) =>
-        Effect.flatMap(resolveToken(query.token, query.network), (token) => {
+        Effect.flatMap(tokens.resolve(query.token, query.network), (token) => {
           const currency = query.currency ?? "USD"
           const statsNow = feed.stats(token.symbol, query.network)
           return currency === "USD"
@@ -140,7 +142,7 @@ export class MarketData extends Context.Service<MarketData, {
         })
 
       const chart = Effect.fn("MarketData.chart")(function*(query: ChartQuery) {
-        const token = yield* resolveToken(query.token, query.network)
+        const token = yield* tokens.resolve(query.token, query.network)
         const now = yield* clock.now
         const toMs = query.to === undefined ? now : Date.parse(query.to)
         const fromMs = query.from === undefined ? toMs - CHART_DEFAULT_SPAN_MS : Date.parse(query.from)

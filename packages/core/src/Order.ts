@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import type { Network } from "./Network.ts"
-import { tokenOf } from "./Token.ts"
+import type { TokenCatalog } from "./TokenRegistry.ts"
 
 export const OrderStatus = Schema.Literals(["pending", "confirmed", "failed", "cancelled", "expired"])
 export type OrderStatus = typeof OrderStatus.Type
@@ -36,8 +36,8 @@ export interface OrderRecord {
 
 /** Waiting for its price: neither filling nor closed. */
 /** `minAmountOut / amountIn` in whole tokens, as the order index compares it. */
-export const limitPriceOf = (order: OrderRecord): number =>
+export const limitPriceOf = (order: OrderRecord, tokens: TokenCatalog): number =>
   (Number(order.minAmountOut) / Number(order.amountIn)) *
-  10 ** (tokenOf(order.tokenIn).decimals - tokenOf(order.tokenOut).decimals)
+  10 ** (tokens.tokenOf(order.tokenIn).decimals - tokens.tokenOf(order.tokenOut).decimals)
 
 export const isOpen = (order: OrderRecord): boolean => order.status === "pending" && order.tradeId === null

@@ -8,6 +8,7 @@ import { isOpen, limitPriceOf } from "./Order.ts"
 import { OrderBook } from "./OrderBook.ts"
 import { OrderRepository } from "./Repositories.ts"
 import { RestoredIndexes } from "./RestoredIndexes.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 
 export class OrderIndex extends Context.Service<OrderIndex, OrderBook>()("@swapdesk/core/OrderIndex") {
   static readonly layer = Layer.effect(
@@ -15,9 +16,10 @@ export class OrderIndex extends Context.Service<OrderIndex, OrderBook>()("@swapd
     Effect.gen(function*() {
       const restored = yield* RestoredIndexes
       if (restored !== undefined) return OrderBook.restore(restored.orders)
+      const tokens = yield* TokenRegistry
       const book = new OrderBook()
       for (const order of yield* (yield* OrderRepository).open) {
-        if (isOpen(order)) book.add({ ...order, limitPrice: limitPriceOf(order) })
+        if (isOpen(order)) book.add({ ...order, limitPrice: limitPriceOf(order, tokens) })
       }
       return book
     })

@@ -7,7 +7,7 @@
  */
 import { Context, type Effect } from "effect"
 import type { Network } from "./Network.ts"
-import { tokenOf } from "./Token.ts"
+import type { TokenCatalog } from "./TokenRegistry.ts"
 
 /** The terms of an order that its signature covers. */
 export interface OrderTerms {
@@ -54,8 +54,8 @@ export const ORDER_TYPES = {
 export const SOLANA_ORDER_PREFIX = "swapdesk-order-v1"
 
 /** The token's contract (mint) address on the order's network; the EVM native token's is 0xEeee…EEeE. */
-const addressOn = (symbol: string, network: Network): string => {
-  const address = tokenOf(symbol).addresses[network]
+const addressOn = (tokens: TokenCatalog, symbol: string, network: Network): string => {
+  const address = tokens.tokenOf(symbol).addresses[network]
   // Terms are built from tokens resolved on this network: a miss is a defect.
   if (address === undefined) throw new Error(`${symbol} has no address on ${network}`)
   return address
@@ -65,14 +65,14 @@ const addressOn = (symbol: string, network: Network): string => {
 export const expiresAtSeconds = (expiresAt: number | null): bigint =>
   expiresAt === null ? 0n : BigInt(Math.floor(expiresAt / 1000))
 
-/** The UTF-8 text an ed25519 key signs on solana. */
-export const solanaOrderMessage = (terms: OrderTerms, signer: string): string =>
+/** The UTF-8 text an ed25519 key signs on solana; `tokens` gives the terms' mint addresses. */
+export const solanaOrderMessage = (terms: OrderTerms, signer: string, tokens: TokenCatalog): string =>
   [
     SOLANA_ORDER_PREFIX,
     terms.id,
     signer,
-    addressOn(terms.tokenIn, terms.network),
-    addressOn(terms.tokenOut, terms.network),
+    addressOn(tokens, terms.tokenIn, terms.network),
+    addressOn(tokens, terms.tokenOut, terms.network),
     terms.amountIn.toString(),
     terms.minAmountOut.toString(),
     expiresAtSeconds(terms.expiresAt).toString()
@@ -94,7 +94,8 @@ export interface OrderTypedData {
   }
 }
 
-export const orderTypedData = (terms: OrderTerms, signer: string): OrderTypedData => {
+/** The typed data of `terms` signed by `signer`; `tokens` gives the terms' contract addresses. */
+export const orderTypedData = (terms: OrderTerms, signer: string, tokens: TokenCatalog): OrderTypedData => {
   if (terms.network === "solana") throw new Error("solana orders are not EIP-712 typed data")
   return {
     domain: { ...ORDER_DOMAIN, chainId: evmChainIds[terms.network] },
@@ -103,8 +104,8 @@ export const orderTypedData = (terms: OrderTerms, signer: string): OrderTypedDat
     message: {
       id: terms.id,
       maker: signer,
-      tokenIn: addressOn(terms.tokenIn, terms.network),
-      tokenOut: addressOn(terms.tokenOut, terms.network),
+      tokenIn: addressOn(tokens, terms.tokenIn, terms.network),
+      tokenOut: addressOn(tokens, terms.tokenOut, terms.network),
       amountIn: terms.amountIn,
       minAmountOut: terms.minAmountOut,
       expiresAt: expiresAtSeconds(terms.expiresAt)

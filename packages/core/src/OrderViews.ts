@@ -10,7 +10,7 @@ import { Network } from "./Network.ts"
 import type { OrderRecord } from "./Order.ts"
 import { OrderStatus } from "./Order.ts"
 import type { Page } from "./Page.ts"
-import { tokenOf } from "./Token.ts"
+import type { TokenCatalog } from "./TokenRegistry.ts"
 import { DecimalString, formatUnitRatio, IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
 /** A limit order on the wire (docs/reference/http-api.md#limit-orders). */
@@ -43,10 +43,10 @@ export type OrderView = typeof OrderView.Type
 export const OrderListView = PageView("orders", OrderView)
 export type OrderListView = typeof OrderListView.Type
 
-/** A limit order as `GET /orders/{id}`, `POST /orders` and `DELETE /orders/{id}` show it. */
-export const orderView = (order: OrderRecord): OrderView => {
-  const decimalsIn = tokenOf(order.tokenIn).decimals
-  const decimalsOut = tokenOf(order.tokenOut).decimals
+/** A limit order as `GET /orders/{id}`, `POST /orders` and `DELETE /orders/{id}` show it, amounts in `tokens`' decimals. */
+export const orderView = (tokens: TokenCatalog) => (order: OrderRecord): OrderView => {
+  const decimalsIn = tokens.tokenOf(order.tokenIn).decimals
+  const decimalsOut = tokens.tokenOf(order.tokenOut).decimals
   return {
     id: order.id,
     status: order.status,
@@ -67,4 +67,5 @@ export const orderView = (order: OrderRecord): OrderView => {
 }
 
 /** A page of orders as `GET /orders` answers it. */
-export const orderListView: (page: Page<OrderRecord>) => OrderListView = pageView("orders", orderView)
+export const orderListView = (tokens: TokenCatalog): (page: Page<OrderRecord>) => OrderListView =>
+  pageView("orders", orderView(tokens))

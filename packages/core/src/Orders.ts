@@ -33,7 +33,7 @@ import type { Page } from "./Page.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { foundOr, OrderRepository } from "./Repositories.ts"
 import { type CreateOrderBody, type ListOrdersQuery, pageLimits } from "./Requests.ts"
-import { resolveToken } from "./Token.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { Trades } from "./Trades.ts"
 import { Wallets } from "./Wallets.ts"
@@ -80,13 +80,15 @@ export class Orders extends Context.Service<Orders, {
       const events = yield* DomainEvents
       const lock = yield* Semaphore.make(1)
       const book = yield* OrderIndex
+      const tokens = yield* TokenRegistry
+      const viewOf = orderView(tokens)
 
       const publish = (type: string, order: OrderRecord) =>
-        events.publish({ type, accountId: order.accountId, data: orderView(order) })
+        events.publish({ type, accountId: order.accountId, data: viewOf(order) })
 
       const create = Effect.fn("Orders.create")(function*(accountId: string, body: CreateOrderBody) {
-        const tokenIn = yield* resolveToken(body.tokenIn, body.network)
-        const tokenOut = yield* resolveToken(body.tokenOut, body.network)
+        const tokenIn = yield* tokens.resolve(body.tokenIn, body.network)
+        const tokenOut = yield* tokens.resolve(body.tokenOut, body.network)
         const issues = []
         if (tokenIn.symbol === tokenOut.symbol) issues.push({ path: "tokenOut", message: "must differ from tokenIn" })
         const amountIn = parseAmount(body.amountIn, tokenIn.decimals)
@@ -135,7 +137,7 @@ export class Orders extends Context.Service<Orders, {
             closedAt: null
           }
           yield* repository.insert(order)
-          book.add({ ...order, limitPrice: limitPriceOf(order) })
+          book.add({ ...order, limitPrice: limitPriceOf(order, tokens) })
           yield* publish("order.created", order)
           return order
         }))
@@ -145,7 +147,7 @@ export class Orders extends Context.Service<Orders, {
         foundOr(repository.get(accountId, id), () => new OrderNotFound({ id }))
 
       const list = Effect.fn("Orders.list")(function*(accountId: string, query: ListOrdersQuery) {
-        const token = query.token === undefined ? undefined : (yield* resolveToken(query.token, query.network)).symbol
+        const token = query.token === undefined ? undefined : (yield* tokens.resolve(query.token, query.network)).symbol
         return yield* repository.list(accountId, {
           ...(query.status === undefined ? {} : { status: query.status }),
           ...(token === undefined ? {} : { token }),

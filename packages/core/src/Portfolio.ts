@@ -28,7 +28,7 @@ import type { PortfolioView } from "./PortfolioViews.ts"
 import { PriceFeed } from "./PriceFeed.ts"
 import { TradeRepository } from "./Repositories.ts"
 import type { PortfolioQuery, PortfolioRange } from "./Requests.ts"
-import { tokenOf } from "./Token.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 import { Wallets } from "./Wallets.ts"
 
 const MINUTE_MS = 60_000
@@ -87,6 +87,7 @@ export class Portfolio extends Context.Service<Portfolio, {
       const trades = yield* TradeRepository
       const feed = yield* PriceFeed
       const clock = yield* MarketClock
+      const registry = yield* TokenRegistry
 
       const get = Effect.fn("Portfolio.get")(function*(accountId: string, query: PortfolioQuery) {
         const now = yield* clock.now
@@ -131,7 +132,7 @@ export class Portfolio extends Context.Service<Portfolio, {
             const held = position(wallet.network, token)
             held.amount += amount
             held.cost = held.cost.add(
-              unitsToDecimal(amount, tokenOf(token).decimals).mul(yield* priceAt(token, opening.at))
+              unitsToDecimal(amount, registry.tokenOf(token).decimals).mul(yield* priceAt(token, opening.at))
             )
             movements.push({ at: opening.at, network: wallet.network, token, delta: amount })
           }
@@ -166,7 +167,7 @@ export class Portfolio extends Context.Service<Portfolio, {
           const price = trade.tokenInPriceUsd === undefined
             ? yield* priceAt(trade.tokenIn, at)
             : new MoneyDecimal(trade.tokenInPriceUsd)
-          const value = unitsToDecimal(trade.amountIn, tokenOf(trade.tokenIn).decimals).mul(price)
+          const value = unitsToDecimal(trade.amountIn, registry.tokenOf(trade.tokenIn).decimals).mul(price)
           realized = realized.add(value.sub(takeOut(sold, trade.amountIn)))
           const bought = position(trade.network, trade.tokenOut)
           bought.amount += trade.amountOut!
@@ -189,7 +190,7 @@ export class Portfolio extends Context.Service<Portfolio, {
             // What the history does not yet show (gas of a swap still confirming) leaves at average cost.
             if (held.amount > amount) takeOut(held, held.amount - amount)
             if (amount === 0n) continue
-            const { decimals } = tokenOf(token)
+            const { decimals } = registry.tokenOf(token)
             const price = yield* feed.priceUsd(token)
             const value = cents(unitsToDecimal(amount, decimals).mul(price))
             const costBasis = cents(held.cost)
@@ -228,7 +229,9 @@ export class Portfolio extends Context.Service<Portfolio, {
           let value = ZERO
           for (const line of holdingsAt(at).values()) {
             if (line.amount <= 0n) continue
-            value = value.add(unitsToDecimal(line.amount, tokenOf(line.token).decimals).mul(yield* prices(line.token)))
+            value = value.add(
+              unitsToDecimal(line.amount, registry.tokenOf(line.token).decimals).mul(yield* prices(line.token))
+            )
           }
           return cents(value)
         })

@@ -10,7 +10,7 @@ import { toIso } from "./MarketClock.ts"
 import { formatAmount } from "./Money.ts"
 import { nativeTokenOf, Network } from "./Network.ts"
 import type { Page } from "./Page.ts"
-import { tokenOf } from "./Token.ts"
+import type { TokenCatalog } from "./TokenRegistry.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"
 import type { Quote } from "./Trades.ts"
@@ -83,9 +83,13 @@ export const TradeView = Schema.Struct({
 })
 export type TradeView = typeof TradeView.Type
 
-const amountOf = (units: bigint, symbol: string): string => formatAmount(units, tokenOf(symbol).decimals)
+/** `units` of the token `symbol` as a decimal string in its decimals. */
+type AmountOf = (units: bigint, symbol: string) => string
 
-const tradeFieldsOf = (trade: TradeRecord) => ({
+const amountsIn = (tokens: TokenCatalog): AmountOf => (units, symbol) =>
+  formatAmount(units, tokens.tokenOf(symbol).decimals)
+
+const tradeFieldsOf = (trade: TradeRecord, amountOf: AmountOf) => ({
   id: trade.id,
   status: statusOfStage(trade.stage),
   tokenIn: trade.tokenIn,
@@ -94,16 +98,19 @@ const tradeFieldsOf = (trade: TradeRecord) => ({
 })
 
 /** The creation form of a trade. */
-export const tradeCreatedView = (trade: TradeRecord): TradeCreatedView => ({
-  ...tradeFieldsOf(trade),
-  estimatedAmountOut: amountOf(trade.estimatedAmountOut, trade.tokenOut),
-  fee: amountOf(trade.fee, trade.tokenOut),
-  network: trade.network
-})
+export const tradeCreatedView = (tokens: TokenCatalog) => {
+  const amountOf = amountsIn(tokens)
+  return (trade: TradeRecord): TradeCreatedView => ({
+    ...tradeFieldsOf(trade, amountOf),
+    estimatedAmountOut: amountOf(trade.estimatedAmountOut, trade.tokenOut),
+    fee: amountOf(trade.fee, trade.tokenOut),
+    network: trade.network
+  })
+}
 
 // `amountOut` is shown only for a confirmed trade even if a record carried one otherwise: the spec
 // ties its presence to the status, not to the record's shape.
-const confirmedAmountOut = (trade: TradeRecord) =>
+const confirmedAmountOut = (trade: TradeRecord, amountOf: AmountOf) =>
   trade.stage === "confirmed" && trade.amountOut !== null
     ? { amountOut: amountOf(trade.amountOut, trade.tokenOut) }
     : {}
@@ -111,18 +118,22 @@ const confirmedAmountOut = (trade: TradeRecord) =>
 const broadcastTxHash = (trade: TradeRecord) => trade.txHash === null ? {} : { txHash: trade.txHash }
 
 /** A trade as `GET /trades` lists it. */
-export const tradeListItemView = (trade: TradeRecord): TradeListItemView => ({
-  ...tradeFieldsOf(trade),
-  ...confirmedAmountOut(trade),
-  fee: amountOf(trade.fee, trade.tokenOut),
-  network: trade.network,
-  ...broadcastTxHash(trade),
-  createdAt: toIso(trade.createdAt),
-  confirmedAt: isoOrNull(trade.confirmedAt)
-})
+export const tradeListItemView = (tokens: TokenCatalog) => {
+  const amountOf = amountsIn(tokens)
+  return (trade: TradeRecord): TradeListItemView => ({
+    ...tradeFieldsOf(trade, amountOf),
+    ...confirmedAmountOut(trade, amountOf),
+    fee: amountOf(trade.fee, trade.tokenOut),
+    network: trade.network,
+    ...broadcastTxHash(trade),
+    createdAt: toIso(trade.createdAt),
+    confirmedAt: isoOrNull(trade.confirmedAt)
+  })
+}
 
 /** A page of trades as `GET /trades` answers it, most recent first as the page was cut. */
-export const tradeListView: (page: Page<TradeRecord>) => TradeListView = pageView("trades", tradeListItemView)
+export const tradeListView = (tokens: TokenCatalog): (page: Page<TradeRecord>) => TradeListView =>
+  pageView("trades", tradeListItemView(tokens))
 
 /**
  * Gas in the native token: what was paid once the chain executed the transaction; before that the
@@ -132,23 +143,26 @@ const gasFeeOf = (trade: TradeRecord): bigint =>
   trade.gasFee ?? (trade.stage === "failed" && trade.txHash === null ? 0n : trade.estimatedGasFee)
 
 /** A trade as `GET /trades/{id}` shows it: every field. */
-export const tradeView = (trade: TradeRecord): TradeView => ({
-  ...tradeFieldsOf(trade),
-  estimatedAmountOut: amountOf(trade.estimatedAmountOut, trade.tokenOut),
-  ...confirmedAmountOut(trade),
-  fee: amountOf(trade.fee, trade.tokenOut),
-  minAmountOut: amountOf(trade.minAmountOut, trade.tokenOut),
-  slippage: trade.slippage,
-  gasFee: amountOf(gasFeeOf(trade), nativeTokenOf(trade.network)),
-  network: trade.network,
-  ...broadcastTxHash(trade),
-  walletAddress: trade.walletAddress,
-  createdAt: toIso(trade.createdAt),
-  ...(trade.submittedAt === null ? {} : { submittedAt: toIso(trade.submittedAt) }),
-  confirmedAt: isoOrNull(trade.confirmedAt),
-  ...(trade.stage === "failed" && trade.failureReason !== null ? { failureReason: trade.failureReason } : {}),
-  ...(trade.orderId === null ? {} : { orderId: trade.orderId })
-})
+export const tradeView = (tokens: TokenCatalog) => {
+  const amountOf = amountsIn(tokens)
+  return (trade: TradeRecord): TradeView => ({
+    ...tradeFieldsOf(trade, amountOf),
+    estimatedAmountOut: amountOf(trade.estimatedAmountOut, trade.tokenOut),
+    ...confirmedAmountOut(trade, amountOf),
+    fee: amountOf(trade.fee, trade.tokenOut),
+    minAmountOut: amountOf(trade.minAmountOut, trade.tokenOut),
+    slippage: trade.slippage,
+    gasFee: amountOf(gasFeeOf(trade), nativeTokenOf(trade.network)),
+    network: trade.network,
+    ...broadcastTxHash(trade),
+    walletAddress: trade.walletAddress,
+    createdAt: toIso(trade.createdAt),
+    ...(trade.submittedAt === null ? {} : { submittedAt: toIso(trade.submittedAt) }),
+    confirmedAt: isoOrNull(trade.confirmedAt),
+    ...(trade.stage === "failed" && trade.failureReason !== null ? { failureReason: trade.failureReason } : {}),
+    ...(trade.orderId === null ? {} : { orderId: trade.orderId })
+  })
+}
 
 /** `GET /quote` `data`: what `POST /trades` would start with, executing nothing (docs/reference/http-api.md#trades). */
 export const QuoteView = Schema.Struct({
@@ -172,8 +186,8 @@ export const QuoteView = Schema.Struct({
 })
 export type QuoteView = typeof QuoteView.Type
 
-/** A quote on the wire. */
-export const quoteView = (quote: Quote): QuoteView => ({
+/** A quote on the wire; gas in the decimals of the network's native token in `tokens`. */
+export const quoteView = (tokens: TokenCatalog) => (quote: Quote): QuoteView => ({
   tokenIn: quote.tokenIn.symbol,
   tokenOut: quote.tokenOut.symbol,
   amountIn: formatAmount(quote.amountIn, quote.tokenIn.decimals),
@@ -183,7 +197,7 @@ export const quoteView = (quote: Quote): QuoteView => ({
   fee: formatAmount(quote.outcome.fee, quote.tokenOut.decimals),
   minAmountOut: formatAmount(quote.outcome.minAmountOut, quote.tokenOut.decimals),
   priceImpact: quote.chainQuote.priceImpactPercent,
-  gasFee: formatAmount(quote.chainQuote.gasFee, tokenOf(nativeTokenOf(quote.network)).decimals),
+  gasFee: formatAmount(quote.chainQuote.gasFee, tokens.tokenOf(nativeTokenOf(quote.network)).decimals),
   rate: quote.rate,
   expiresAt: toIso(quote.expiresAt)
 })

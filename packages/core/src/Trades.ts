@@ -32,7 +32,8 @@ import {
   pageLimits,
   type QuoteQuery
 } from "./Requests.ts"
-import { networksNamedBy, resolveToken, type Token, tokenOf } from "./Token.ts"
+import type { Token } from "./Token.ts"
+import { type TokenCatalog, TokenRegistry } from "./TokenRegistry.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
 import { applyTradeEvent, type TradeEvent } from "./TradeMachine.ts"
@@ -109,6 +110,8 @@ export class Trades extends Context.Service<Trades, {
       const clock = yield* MarketClock
       const events = yield* DomainEvents
       const feed = yield* PriceFeed
+      const tokens = yield* TokenRegistry
+      const eventDataOf = tradeEventData(tokens)
       const lock = yield* Semaphore.make(1)
 
       const terms = Effect.fn("Trades.terms")(function*(request: {
@@ -118,8 +121,8 @@ export class Trades extends Context.Service<Trades, {
         readonly network: Network
         readonly slippage?: number
       }) {
-        const tokenIn = yield* resolveToken(request.tokenIn, request.network)
-        const tokenOut = yield* resolveToken(request.tokenOut, request.network)
+        const tokenIn = yield* tokens.resolve(request.tokenIn, request.network)
+        const tokenOut = yield* tokens.resolve(request.tokenOut, request.network)
         if (tokenIn.symbol === tokenOut.symbol) return yield* invalid("tokenOut", "must differ from tokenIn")
         const amountIn = parseAmount(request.amountIn, tokenIn.decimals)
         if (Result.isFailure(amountIn)) return yield* invalid("amountIn", amountIn.failure)
@@ -213,7 +216,7 @@ export class Trades extends Context.Service<Trades, {
           })
           const trade = immediate.reduce(applyTradeEvent, created)
           yield* repository.insert(trade)
-          yield* events.publish({ type: "trade.created", accountId, data: tradeEventData(trade) })
+          yield* events.publish({ type: "trade.created", accountId, data: eventDataOf(trade) })
           return trade
         }))
       })
@@ -260,7 +263,7 @@ export class Trades extends Context.Service<Trades, {
           })
           const trade = immediate.reduce(applyTradeEvent, created)
           yield* repository.insert(trade)
-          yield* events.publish({ type: "trade.created", accountId: order.accountId, data: tradeEventData(trade) })
+          yield* events.publish({ type: "trade.created", accountId: order.accountId, data: eventDataOf(trade) })
           return trade
         }))
       })
@@ -274,10 +277,10 @@ export class Trades extends Context.Service<Trades, {
        */
       const tokenAndNetworkFilter = Effect.fnUntraced(function*(query: ListTradesQuery) {
         if (query.token === undefined) return query.network === undefined ? {} : { networks: [query.network] }
-        const token = yield* resolveToken(query.token, query.network)
+        const token = yield* tokens.resolve(query.token, query.network)
         return {
           token: token.symbol,
-          networks: query.network === undefined ? networksNamedBy(token, query.token) : [query.network]
+          networks: query.network === undefined ? tokens.networksNamedBy(token, query.token) : [query.network]
         }
       })
 
@@ -303,9 +306,9 @@ export class Trades extends Context.Service<Trades, {
           : applied
         yield* repository.update(next)
         if (next.stage === "confirmed" || next.stage === "failed") {
-          yield* events.publish({ type: `trade.${next.stage}`, accountId: next.accountId, data: tradeEventData(next) })
+          yield* events.publish({ type: `trade.${next.stage}`, accountId: next.accountId, data: eventDataOf(next) })
         } else {
-          yield* events.publish({ type: "trade.broadcast", accountId: next.accountId, data: tradeEventData(next) })
+          yield* events.publish({ type: "trade.broadcast", accountId: next.accountId, data: eventDataOf(next) })
         }
         return next
       })
@@ -334,11 +337,11 @@ export class Trades extends Context.Service<Trades, {
   )
 }
 
-/** A trade as the event log and webhooks carry it: amounts as decimal strings. */
-export const tradeEventData = (trade: TradeRecord): Record<string, unknown> => {
-  const tokenIn = tokenOf(trade.tokenIn)
-  const tokenOut = tokenOf(trade.tokenOut)
-  const native = tokenOf(nativeTokenOf(trade.network))
+/** A trade as the event log and webhooks carry it: amounts as decimal strings in `tokens`' decimals. */
+export const tradeEventData = (tokens: TokenCatalog) => (trade: TradeRecord): Record<string, unknown> => {
+  const tokenIn = tokens.tokenOf(trade.tokenIn)
+  const tokenOut = tokens.tokenOf(trade.tokenOut)
+  const native = tokens.tokenOf(nativeTokenOf(trade.network))
   return {
     id: trade.id,
     status: statusOfStage(trade.stage),

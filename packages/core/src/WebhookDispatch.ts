@@ -16,6 +16,7 @@ import { IdGenerator, idPrefixes } from "./Ids.ts"
 import { MarketClock, toIso } from "./MarketClock.ts"
 import { MarketTimer } from "./MarketTimer.ts"
 import { TradeRepository, WebhookDeliveryRepository, WebhookRepository } from "./Repositories.ts"
+import { TokenRegistry } from "./TokenRegistry.ts"
 import { tradeView } from "./TradeViews.ts"
 import { type WebhookEventType, webhookEventTypes, type WebhookRecord } from "./Webhook.ts"
 import { WebhookTransport } from "./WebhookTransport.ts"
@@ -39,12 +40,13 @@ export const WebhookDispatch = Layer.effect(
     const clock = yield* MarketClock
     const timer = yield* MarketTimer
     const underway = yield* DeliveriesUnderway
+    const tradeViewOf = tradeView(yield* TokenRegistry)
 
     /** The event's `data` as the contract's webhook body carries it. */
     const dataOf = (event: DomainEvent) =>
       event.type.startsWith("trade.") && typeof event.data["id"] === "string"
         ? Effect.map(trades.getById(event.data["id"]), (trade) =>
-          Option.isSome(trade) ? tradeView(trade.value) : event.data)
+          Option.isSome(trade) ? tradeViewOf(trade.value) : event.data)
         : Effect.succeed(event.data)
 
     const deliver = (subscription: WebhookRecord, type: WebhookEventType, body: string) =>

@@ -9,6 +9,8 @@ import type { MarketStats, TrendingRanking, UsdCandle } from "../src/Market.ts"
 import { MarketClock } from "../src/MarketClock.ts"
 import { MarketData } from "../src/MarketData.ts"
 import { PriceFeed } from "../src/PriceFeed.ts"
+import { simulatorTokens } from "../src/SimulatorTokens.ts"
+import { TokenRegistry } from "../src/TokenRegistry.ts"
 import { T0 } from "./fixtures.ts"
 
 const stats: MarketStats = {
@@ -53,7 +55,8 @@ const marketData = (change: {
       trending: () => Effect.succeed({ ...ranking, entries: [{ ...ranking.entries[0]!, ...change.trending }] }),
       fxRate: (currency) => Effect.succeed(new Decimal(currency === "USD" ? 1 : 0.9))
     })),
-    Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(T0 + 86_400_000) }))
+    Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(T0 + 86_400_000) })),
+    Layer.provide(TokenRegistry.layer(simulatorTokens))
   )
 
 const isDefect = <A, E>(exit: Exit.Exit<A, E>) => Exit.isFailure(exit) && Cause.hasDies(exit.cause)
@@ -111,7 +114,8 @@ describe("USD records between two ticks", () => {
       trending: () => Effect.succeed(ranking),
       fxRate: (currency) => Effect.succeed(new Decimal(currency === "USD" ? 1 : 0.9))
     })),
-    Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(T0) }))
+    Layer.provide(Layer.succeed(MarketClock, { now: Effect.succeed(T0) })),
+    Layer.provide(TokenRegistry.layer(simulatorTokens))
   )
 
   it.effect("are one object per stats object and view, and new once the figures move", () =>

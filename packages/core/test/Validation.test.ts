@@ -24,7 +24,7 @@ import {
   UpdateAlertBody,
   UpdateNotificationsBody
 } from "../src/Requests.ts"
-import { tokenOf } from "../src/Token.ts"
+import { simulatorCatalog } from "../src/SimulatorTokens.ts"
 import {
   amountIssue,
   decodeQueryResult,
@@ -174,17 +174,17 @@ describe("amount strings", () => {
   })
 
   it("amountIssue bounds the decimal places by the token", () => {
-    const usdc = tokenOf("USDC").decimals
+    const usdc = simulatorCatalog.tokenOf("USDC").decimals
     assert.deepStrictEqual(amountIssue("amountIn", "1.123456", usdc), Result.succeed(1_123_456n))
     assert.deepStrictEqual(
       amountIssue("amountIn", "1.1234567", usdc),
       Result.fail({ path: "amountIn", message: "has 7 decimal places; this token allows at most 6" })
     )
     assert.deepStrictEqual(
-      amountIssue("amountIn", "1.1234567", tokenOf("SOL").decimals),
+      amountIssue("amountIn", "1.1234567", simulatorCatalog.tokenOf("SOL").decimals),
       Result.succeed(1_123_456_700n)
     )
-    assert.isTrue(Result.isFailure(amountIssue("amountIn", "0.000001", tokenOf("BONK").decimals)))
+    assert.isTrue(Result.isFailure(amountIssue("amountIn", "0.000001", simulatorCatalog.tokenOf("BONK").decimals)))
   })
 
   it("amountIssue rejects zero, over 10^30 and malformed text at the path it is given", () => {

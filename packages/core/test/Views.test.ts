@@ -28,7 +28,8 @@ import { parseAmount, swapOutcome } from "../src/Money.ts"
 import { nativeTokenOf, type Network, networks } from "../src/Network.ts"
 import { OrderListView, orderListView, OrderView, orderView } from "../src/OrderViews.ts"
 import { PortfolioView } from "../src/PortfolioViews.ts"
-import { type Token, tokenOf, tokens } from "../src/Token.ts"
+import { simulatorCatalog, simulatorTokens } from "../src/SimulatorTokens.ts"
+import type { Token } from "../src/Token.ts"
 import type { TradeRecord, TradeStage } from "../src/Trade.ts"
 import {
   QuoteView,
@@ -111,7 +112,7 @@ const unitsOf = (t: Token) => fc.bigInt({ min: 1n, max: 10n ** 30n * 10n ** BigI
 
 describe("trade views", () => {
   it("the creation form has exactly the spec's eight keys", () => {
-    const view = tradeCreatedView(makeTrade())
+    const view = tradeCreatedView(simulatorCatalog)(makeTrade())
     assert.deepStrictEqual(view, {
       id: "trd_1",
       status: "pending",
@@ -140,7 +141,7 @@ describe("trade views", () => {
   ]
 
   it("a list item awaiting approval: no amountOut, no txHash, confirmedAt null", () => {
-    const view = tradeListItemView(makeTrade())
+    const view = tradeListItemView(simulatorCatalog)(makeTrade())
     assert.deepStrictEqual(keysOf(view), listAlways)
     assert.isNull(view.confirmedAt)
     assert.strictEqual(view.createdAt, ISO)
@@ -148,14 +149,14 @@ describe("trade views", () => {
   })
 
   it("a broadcast list item gains txHash, still no amountOut", () => {
-    const view = tradeListItemView(tradeAt("broadcast"))
+    const view = tradeListItemView(simulatorCatalog)(tradeAt("broadcast"))
     assert.deepStrictEqual(keysOf(view), [...listAlways, "txHash"].toSorted())
     assert.strictEqual(view.status, "pending")
     conforms(TradeListItemView, view)
   })
 
   it("a confirmed list item has amountOut, txHash and confirmedAt: the spec's eleven list keys", () => {
-    const view = tradeListItemView(tradeAt("confirmed"))
+    const view = tradeListItemView(simulatorCatalog)(tradeAt("confirmed"))
     assert.deepStrictEqual(keysOf(view), [...listAlways, "amountOut", "txHash"].toSorted())
     assert.strictEqual(view.amountOut, "149.5")
     assert.strictEqual(view.fee, "0.374")
@@ -164,14 +165,17 @@ describe("trade views", () => {
   })
 
   it("a failed list item never shows amountOut; txHash only if it had been broadcast", () => {
-    assert.deepStrictEqual(keysOf(tradeListItemView(tradeAt("failed"))), [...listAlways, "txHash"].toSorted())
-    assert.deepStrictEqual(keysOf(tradeListItemView(tradeAt("rejected"))), listAlways)
+    assert.deepStrictEqual(
+      keysOf(tradeListItemView(simulatorCatalog)(tradeAt("failed"))),
+      [...listAlways, "txHash"].toSorted()
+    )
+    assert.deepStrictEqual(keysOf(tradeListItemView(simulatorCatalog)(tradeAt("rejected"))), listAlways)
   })
 
   it("amountOut is tied to the confirmed status, not to the record's shape", () => {
     const odd = { ...tradeAt("failed"), amountOut: 1n }
-    assert.notProperty(tradeListItemView(odd), "amountOut")
-    assert.notProperty(tradeView(odd), "amountOut")
+    assert.notProperty(tradeListItemView(simulatorCatalog)(odd), "amountOut")
+    assert.notProperty(tradeView(simulatorCatalog)(odd), "amountOut")
   })
 
   const specTradeFields = [
@@ -198,7 +202,7 @@ describe("trade views", () => {
   })
 
   it("a confirmed trade made by an order shows every field but failureReason", () => {
-    const view = tradeView(tradeAt("confirmed", { orderId: "ord_1" }))
+    const view = tradeView(simulatorCatalog)(tradeAt("confirmed", { orderId: "ord_1" }))
     assert.deepStrictEqual(
       keysOf(view),
       [...specTradeFields, ...contractExtras].filter((key) => key !== "failureReason").toSorted()
@@ -227,7 +231,7 @@ describe("trade views", () => {
   })
 
   it("a trade awaiting approval: walletAddress but no txHash, submittedAt, amountOut, failureReason or orderId", () => {
-    const view = tradeView(makeTrade())
+    const view = tradeView(simulatorCatalog)(makeTrade())
     for (const absent of ["txHash", "submittedAt", "amountOut", "failureReason", "orderId"]) {
       assert.notProperty(view, absent)
     }
@@ -238,7 +242,7 @@ describe("trade views", () => {
   })
 
   it("a failed trade shows its failureReason and the gas it burned", () => {
-    const view = tradeView(tradeAt("failed"))
+    const view = tradeView(simulatorCatalog)(tradeAt("failed"))
     assert.strictEqual(view.status, "failed")
     assert.strictEqual(view.failureReason, "SLIPPAGE_EXCEEDED")
     assert.strictEqual(view.gasFee, "0.0000048")
@@ -247,7 +251,7 @@ describe("trade views", () => {
   })
 
   it("a trade rejected before broadcast paid no gas", () => {
-    const view = tradeView(tradeAt("rejected"))
+    const view = tradeView(simulatorCatalog)(tradeAt("rejected"))
     assert.strictEqual(view.failureReason, "WALLET_REJECTED")
     assert.strictEqual(view.gasFee, "0")
     assert.notProperty(view, "txHash")
@@ -255,7 +259,7 @@ describe("trade views", () => {
   })
 
   it("gas is counted in the network's native token: ETH (18 decimals) on EVM networks", () => {
-    const view = tradeView(
+    const view = tradeView(simulatorCatalog)(
       makeTrade({
         network: "base",
         tokenIn: "USDC",
@@ -268,7 +272,7 @@ describe("trade views", () => {
     assert.strictEqual(view.amountIn, "2500")
   })
 
-  const tokenArb = fc.constantFrom(...tokens)
+  const tokenArb = fc.constantFrom(...simulatorTokens)
   const tradeArb = fc.tuple(
     tokenArb,
     tokenArb,
@@ -313,8 +317,8 @@ describe("trade views", () => {
         : stage === "failed"
         ? { ...record, gasFee }
         : record
-      const native = tokenOf(nativeTokenOf(network)).decimals
-      const full = tradeView(trade)
+      const native = simulatorCatalog.tokenOf(nativeTokenOf(network)).decimals
+      const full = tradeView(simulatorCatalog)(trade)
       const expected: ReadonlyArray<readonly [string | undefined, bigint, number]> = [
         [full.amountIn, amountIn, tokenIn.decimals],
         [full.estimatedAmountOut, estimatedAmountOut, tokenOut.decimals],
@@ -330,8 +334,8 @@ describe("trade views", () => {
       }
       assert.strictEqual(full.amountOut !== undefined, stage === "confirmed")
       conforms(TradeView, full)
-      conforms(TradeCreatedView, tradeCreatedView(trade))
-      conforms(TradeListItemView, tradeListItemView(trade))
+      conforms(TradeCreatedView, tradeCreatedView(simulatorCatalog)(trade))
+      conforms(TradeListItemView, tradeListItemView(simulatorCatalog)(trade))
     }
   )
 })
@@ -408,7 +412,7 @@ describe("alert views", () => {
 
 describe("order views", () => {
   it("shows the contract's order fields, limitPrice = minAmountOut / amountIn", () => {
-    const view = orderView(makeOrder())
+    const view = orderView(simulatorCatalog)(makeOrder())
     assert.deepStrictEqual(view, {
       id: "ord_1",
       status: "pending",
@@ -430,7 +434,7 @@ describe("order views", () => {
   })
 
   it("a filled order links its trade", () => {
-    const view = orderView(
+    const view = orderView(simulatorCatalog)(
       makeOrder({ status: "confirmed", tradeId: "trd_7", closedAt: T0 + 5_000, expiresAt: T0 + 86_400_000 })
     )
     assert.strictEqual(view.tradeId, "trd_7")
@@ -604,10 +608,10 @@ describe("market, quote and portfolio schemas", () => {
   })
 
   it("quoteView renders a quote record in the quote schema, amounts in each token's decimals", () => {
-    const sol = tokenOf("SOL")
-    const usdc = tokenOf("USDC")
+    const sol = simulatorCatalog.tokenOf("SOL")
+    const usdc = simulatorCatalog.tokenOf("USDC")
     const outcome = swapOutcome(150_000_000n, 0.5)
-    const view = quoteView({
+    const view = quoteView(simulatorCatalog)({
       tokenIn: sol,
       tokenOut: usdc,
       network: "solana",
@@ -659,8 +663,12 @@ describe("list answers", () => {
   // Each page answer: its schema, the function that builds it, a page of records and the key its items sit under.
   const pages = [
     { key: "alerts", schema: AlertListView, view: () => alertListView(page([makeAlert(), makeAlert()])) },
-    { key: "trades", schema: TradeListView, view: () => tradeListView(page([makeTrade(), tradeAt("confirmed")])) },
-    { key: "orders", schema: OrderListView, view: () => orderListView(page([makeOrder()])) },
+    {
+      key: "trades",
+      schema: TradeListView,
+      view: () => tradeListView(simulatorCatalog)(page([makeTrade(), tradeAt("confirmed")]))
+    },
+    { key: "orders", schema: OrderListView, view: () => orderListView(simulatorCatalog)(page([makeOrder()])) },
     { key: "deliveries", schema: WebhookDeliveryListView, view: () => webhookDeliveryListView(page([delivery])) }
   ]
 

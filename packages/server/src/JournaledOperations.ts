@@ -20,6 +20,7 @@ import {
   type Notifications,
   type Orders,
   orderView,
+  type TokenCatalog,
   tradeCreatedView,
   type Trades,
   UpdateNotificationsBody,
@@ -39,6 +40,8 @@ export interface JournaledServices {
   readonly webhooks: Webhooks["Service"]
   readonly notifications: Notifications["Service"]
   readonly control: SimulatorControl["Service"]
+  /** The world's tokens, in whose decimals an idempotent call's response shows amounts. */
+  readonly tokens: TokenCatalog
 }
 
 /**
@@ -48,7 +51,7 @@ export interface JournaledServices {
  */
 export interface IdempotentCall<Args, A> {
   readonly accountId: (args: Args) => string
-  readonly view: (value: A) => unknown
+  readonly view: (tokens: TokenCatalog) => (value: A) => unknown
 }
 
 /** A call's arguments as the journal stores them: a JSON object. */
@@ -141,7 +144,7 @@ function decoderOf<Args, A, E>(
     }
     return {
       entry,
-      run: (world) => Effect.map(operation.run(world, args), idempotent.view),
+      run: (world) => Effect.map(operation.run(world, args), idempotent.view(world.tokens)),
       claim: { accountId: idempotent.accountId(args), claim: idempotency }
     }
   }

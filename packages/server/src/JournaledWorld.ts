@@ -22,6 +22,7 @@ import {
   Notifications,
   OrderIndex,
   Orders,
+  TokenRegistry,
   Trades,
   type WebhookDeliveryRecord,
   type WebhookMessage,
@@ -73,6 +74,7 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const webhooks = yield* Webhooks
   const notifications = yield* Notifications
   const control = yield* SimulatorControl
+  const tokens = yield* TokenRegistry
   const journal = yield* SimulatorJournal
   const restoring = yield* Restoring
   const claims = yield* UnansweredClaims
@@ -80,7 +82,7 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
   const sim = yield* SimulationState
   const snapshots = yield* SimulatorSnapshots
   const world = yield* Effect.context<SimulationState | AlertIndex | OrderIndex>()
-  const services: JournaledServices = { trades, orders, alerts, apiKeys, webhooks, notifications, control }
+  const services: JournaledServices = { trades, orders, alerts, apiKeys, webhooks, notifications, control, tokens }
   const lock = yield* Semaphore.make(1)
   let appendedAt = Number.NEGATIVE_INFINITY
   // The last entry whose call the world includes: a snapshot taken now covers the journal up to it.

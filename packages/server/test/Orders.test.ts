@@ -6,7 +6,7 @@
 // order.* domain events with the order view, and the scope and validation errors.
 import { assert, layer } from "@effect/vitest"
 import { base58 } from "@scure/base"
-import { orderTypedData, solanaOrderMessage } from "@swapdesk/core"
+import { orderTypedData, simulatorCatalog, solanaOrderMessage } from "@swapdesk/core"
 import { Effect } from "effect"
 import { verifyTypedData } from "ethers"
 import { createPublicKey, verify } from "node:crypto"
@@ -67,15 +67,19 @@ layer(testServer(), { excludeTestServices: true })("limit orders", (it) => {
       assert.notStrictEqual(order.signer, order.walletAddress, "a given address signs with its delegated key")
       assert.isNull(order.tradeId)
       assert.isNull(order.closedAt)
-      const message = solanaOrderMessage({
-        id: order.id,
-        network: "solana",
-        tokenIn: "SOL",
-        tokenOut: "USDC",
-        amountIn: 1_500_000_000n,
-        minAmountOut: 1_000_000_000n,
-        expiresAt: Date.parse(order.expiresAt)
-      }, order.signer)
+      const message = solanaOrderMessage(
+        {
+          id: order.id,
+          network: "solana",
+          tokenIn: "SOL",
+          tokenOut: "USDC",
+          amountIn: 1_500_000_000n,
+          minAmountOut: 1_000_000_000n,
+          expiresAt: Date.parse(order.expiresAt)
+        },
+        order.signer,
+        simulatorCatalog
+      )
       assert.isTrue(
         verify(
           null,
@@ -98,15 +102,19 @@ layer(testServer(), { excludeTestServices: true })("limit orders", (it) => {
       })
       assert.strictEqual(reply.status, 201, JSON.stringify(reply.body))
       const order = reply.body.data
-      const typed = orderTypedData({
-        id: order.id,
-        network: "ethereum",
-        tokenIn: "USDC",
-        tokenOut: "ETH",
-        amountIn: 100_000_000n,
-        minAmountOut: 10n ** 18n,
-        expiresAt: null
-      }, order.signer)
+      const typed = orderTypedData(
+        {
+          id: order.id,
+          network: "ethereum",
+          tokenIn: "USDC",
+          tokenOut: "ETH",
+          amountIn: 100_000_000n,
+          minAmountOut: 10n ** 18n,
+          expiresAt: null
+        },
+        order.signer,
+        simulatorCatalog
+      )
       const types = { Order: typed.types.Order.map((field) => ({ ...field })) }
       assert.strictEqual(verifyTypedData(typed.domain, types, typed.message, order.signature), order.signer)
       assert.strictEqual((yield* call("DELETE", `/v1/orders/${order.id}`, { key: keys.aliceAll })).status, 200)

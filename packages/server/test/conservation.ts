@@ -6,13 +6,13 @@
  * input of its pending trades and open orders; and the wallet book's own invariants hold. The log
  * keeps its most recent `SIM_LOG_MAX` entries only, so a run must stay shorter than that.
  */
-import { isOpen, type Network, parseAmount, tokenOf } from "@swapdesk/core"
+import { isOpen, type Network, parseAmount, simulatorCatalog } from "@swapdesk/core"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Result } from "effect"
 import type { World } from "./liveServer.ts"
 
 const units = (amount: string, token: string): bigint => {
-  const parsed = amount === "0" ? Result.succeed(0n) : parseAmount(amount, tokenOf(token).decimals)
+  const parsed = amount === "0" ? Result.succeed(0n) : parseAmount(amount, simulatorCatalog.tokenOf(token).decimals)
   if (Result.isFailure(parsed)) throw new Error(`${token} ${amount}: ${parsed.failure}`)
   return parsed.success
 }

@@ -5,7 +5,7 @@
  * generates it; and the ids those requests name, filled in from what the run has created.
  */
 import { fc } from "@fast-check/vitest"
-import { tokens } from "@swapdesk/core"
+import { simulatorTokens } from "@swapdesk/core"
 import { keys } from "./harness.ts"
 import type { RawRequest } from "./rawClient.ts"
 
@@ -85,8 +85,8 @@ const START_MS = Date.parse("2026-01-01T00:00:00Z")
 const isoNear = fc.integer({ min: -40 * 86_400_000, max: 40 * 86_400_000 }).map((offset) =>
   new Date(START_MS + offset).toISOString()
 )
-const symbols = tokens.map((t) => t.symbol)
-const addresses = tokens.flatMap((t) => Object.values(t.addresses))
+const symbols = simulatorTokens.map((t) => t.symbol)
+const addresses = simulatorTokens.flatMap((t) => Object.values(t.addresses))
 const tokenArb = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom("SOL", "USDC", "ETH") },
   { weight: 4, arbitrary: fc.constantFrom(...symbols) },

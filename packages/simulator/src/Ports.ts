@@ -20,6 +20,8 @@ import {
   OrderSigner,
   PriceFeed,
   SecretHasher,
+  simulatorCatalog,
+  TokenRegistry,
   Wallets
 } from "@swapdesk/core"
 import { Effect, Layer, Option } from "effect"
@@ -151,8 +153,8 @@ const clock = Layer.effect(
 )
 
 /**
- * Every port the simulation implements, with `hasher` as the `SecretHasher`, and the test-key
- * environment; requires `SimulationState` and the real channels the deployment configured
+ * Every port the simulation implements, with `hasher` as the `SecretHasher`, the test-key
+ * environment and the simulator's token catalogue; requires `SimulationState` and the real channels the deployment configured
  * (`ChannelTransport`).
  */
 export const layerPortsWith = (hasher: Layer.Layer<SecretHasher>) =>
@@ -168,7 +170,8 @@ export const layerPortsWith = (hasher: Layer.Layer<SecretHasher>) =>
       timer,
       hasher,
       // Keys created on the simulator are test keys: `sd_test_…`.
-      Layer.succeed(ApiKeyEnvironment, "test")
+      Layer.succeed(ApiKeyEnvironment, "test"),
+      Layer.succeed(TokenRegistry, simulatorCatalog)
     ))
   )
 

@@ -13,13 +13,13 @@ import {
   DeclaredAccountId,
   type FileIssue,
   fileIssuesOf,
-  findToken,
   InvalidFile,
   Network,
   NotificationSettingsInput,
   parseAmount,
   Plan,
-  PriceUsd
+  PriceUsd,
+  simulatorCatalog
 } from "@swapdesk/core"
 import { Option, Result, Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -360,7 +360,7 @@ const crossChecks = (scenario: CheckedParts): Array<ScenarioIssue> => {
   const tokenSymbols = new Set<string>()
   scenario.tokens?.forEach((t, i) => {
     if (t === undefined) return
-    const token = findToken(t.symbol)
+    const token = simulatorCatalog.find(t.symbol)
     // A ticker in any case; a contract address would find the token here but match no override later.
     if (Option.isNone(token) || token.value.symbol !== t.symbol.toUpperCase()) {
       issues.push({ path: `tokens.${i}.symbol`, message: "is not a supported token", value: t.symbol })
@@ -433,7 +433,7 @@ const crossChecks = (scenario: CheckedParts): Array<ScenarioIssue> => {
       networksSeen.add(w.network)
       for (const [symbol, amount] of Object.entries(w.balances ?? {})) {
         const path = `accounts.${a}.wallets.${i}.balances.${symbol}`
-        const token = findToken(symbol)
+        const token = simulatorCatalog.find(symbol)
         if (Option.isNone(token) || token.value.symbol !== symbol) {
           issues.push({ path, message: "is not a supported token symbol (use the upper-case ticker)", value: symbol })
         } else if (token.value.addresses[w.network] === undefined) {

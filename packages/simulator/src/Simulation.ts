@@ -16,7 +16,7 @@ import {
   type Notification,
   type ObservedPrices,
   parseAmount,
-  tokenOf,
+  simulatorCatalog,
   type TradeEvent,
   TRENDING_RECALCULATION_INTERVAL_MS
 } from "@swapdesk/core"
@@ -138,7 +138,9 @@ const walletSpecs = (scenario: ScenarioFile, keys: WalletKeys): Array<WalletSpec
     (account.wallets ?? []).map((wallet) => {
       const balances: Record<string, bigint> = {}
       for (const [symbol, amount] of Object.entries(wallet.balances ?? {})) {
-        const parsed = amount === "0" ? Result.succeed(0n) : parseAmount(amount, tokenOf(symbol).decimals)
+        const parsed = amount === "0"
+          ? Result.succeed(0n)
+          : parseAmount(amount, simulatorCatalog.tokenOf(symbol).decimals)
         // The scenario was decoded and cross-checked: a bad balance here is a defect.
         if (Result.isFailure(parsed)) throw new Error(`balance ${symbol} ${amount}: ${parsed.failure}`)
         balances[symbol] = parsed.success

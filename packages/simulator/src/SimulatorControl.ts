@@ -10,7 +10,7 @@ import {
   MarketReactor,
   type Network,
   PriceFromHistory,
-  resolveToken
+  simulatorCatalog
 } from "@swapdesk/core"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import type { FaultKind } from "./chain/Faults.ts"
@@ -94,7 +94,7 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
         advanceTo: (targetMs) => exclusive(Effect.suspend(() => drive(Math.max(targetMs, sim.now)))),
         setPrice: (token, priceUsd) =>
           Effect.flatMap(
-            resolveToken(token),
+            simulatorCatalog.resolve(token),
             (t) =>
               sim.market.isReplayed(t.symbol)
                 ? Effect.fail(new PriceFromHistory({ token: t.symbol }))
@@ -104,7 +104,7 @@ export class SimulatorControl extends Context.Service<SimulatorControl, {
           exclusive(Effect.sync(() => sim.injectFault(network, kind, durationMs))),
         whale: (token, network, valueUsd) =>
           Effect.flatMap(
-            resolveToken(token, network),
+            simulatorCatalog.resolve(token, network),
             (t) => exclusive(Effect.suspend(() => reactor.onMarket(sim.whale(t.symbol, network, valueUsd))))
           ),
         outbox: (after, limit) =>

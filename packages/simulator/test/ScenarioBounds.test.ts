@@ -9,13 +9,13 @@ import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import {
   currencies,
-  isTradableOn,
   MarketData,
   type Network,
   networks,
+  simulatorCatalog,
+  simulatorTokens,
   type Timeframe,
   toIso,
-  tokens,
   Trades
 } from "@swapdesk/core"
 import { Effect } from "effect"
@@ -177,14 +177,16 @@ describe("every numeric scenario setting is bounded", () => {
  * peg (their price cannot be set), and WETH follows ETH (neither its price nor its volatility can be).
  */
 const everyToken = (priceUsd: number, volatility: number, volumeUsd: number, poolUsd: number) =>
-  tokens.map((token) => {
+  simulatorTokens.map((token) => {
     const calibration = defaultMarketParams.find((p) => p.symbol === token.symbol)
     return {
       symbol: token.symbol,
       ...(calibration?.peg === undefined && calibration?.tracks === undefined ? { priceUsd } : {}),
       ...(calibration?.tracks === undefined ? { annualVolatility: volatility } : {}),
       dailyVolumeUsd: volumeUsd,
-      liquidityUsd: Object.fromEntries(networks.filter((n) => isTradableOn(token, n)).map((n) => [n, poolUsd]))
+      liquidityUsd: Object.fromEntries(
+        networks.filter((n) => simulatorCatalog.isTradableOn(token, n)).map((n) => [n, poolUsd])
+      )
     }
   })
 
@@ -261,7 +263,7 @@ const readEverything = (label: string) =>
     const sim = yield* SimulationState
     const figures: Array<[string, number]> = []
     const historyStart = toIso(sim.market.historyStartMs)
-    for (const token of tokens) {
+    for (const token of simulatorTokens) {
       for (const currency of currencies) {
         numbersIn(
           yield* market.snapshot({ token: token.symbol, currency }, true),
@@ -269,7 +271,7 @@ const readEverything = (label: string) =>
           figures
         )
       }
-      for (const network of networks.filter((n) => isTradableOn(token, n))) {
+      for (const network of networks.filter((n) => simulatorCatalog.isTradableOn(token, n))) {
         numbersIn(yield* market.snapshot({ token: token.symbol, network }, true), `${token.symbol}/${network}`, figures)
       }
       const charts: ReadonlyArray<[Timeframe, string | undefined]> = [["1m", undefined], ["1d", historyStart]]

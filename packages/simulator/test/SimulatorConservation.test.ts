@@ -13,9 +13,9 @@ import {
   type Network,
   networks,
   parseAmount,
+  simulatorCatalog,
   type Timeframe,
   timeframeMs,
-  tokenOf,
   type TradeRecord
 } from "@swapdesk/core"
 import { Effect, Result } from "effect"
@@ -29,7 +29,7 @@ type Books = Map<string, { free: bigint; reserved: bigint }>
 const lineKey = (accountId: string, network: Network, token: string) => `${accountId}/${network}/${token}`
 
 const units = (amount: string, token: string): bigint => {
-  const parsed = amount === "0" ? Result.succeed(0n) : parseAmount(amount, tokenOf(token).decimals)
+  const parsed = amount === "0" ? Result.succeed(0n) : parseAmount(amount, simulatorCatalog.tokenOf(token).decimals)
   if (Result.isFailure(parsed)) throw new Error(`${token} ${amount}: ${parsed.failure}`)
   return parsed.success
 }

@@ -14,7 +14,7 @@ import {
   nativeTokenOf,
   type Network,
   networks,
-  tokenOf,
+  simulatorCatalog,
   TradeRepository,
   Trades
 } from "@swapdesk/core"
@@ -109,7 +109,7 @@ const run = (c: Case) =>
     const created = yield* trades.create(ACCOUNT, {
       tokenIn,
       tokenOut,
-      amountIn: formatAmount(amountIn, tokenOf(tokenIn).decimals),
+      amountIn: formatAmount(amountIn, simulatorCatalog.tokenOf(tokenIn).decimals),
       network: c.network,
       slippage: 0.5
     })
@@ -132,7 +132,7 @@ const run = (c: Case) =>
     assert.strictEqual(gasFee > 0n, c.mode === "slippage", "only a reverted swap pays gas")
     assert.strictEqual(burned.length, c.mode === "slippage" ? 1 : 0)
     if (c.mode === "slippage") {
-      assert.strictEqual(burned[0]!.data["amount"], formatAmount(gasFee, tokenOf(native).decimals))
+      assert.strictEqual(burned[0]!.data["amount"], formatAmount(gasFee, simulatorCatalog.tokenOf(native).decimals))
     }
 
     const after = new Map(sim.wallets.ledger().map((l) => [l.token, l]))

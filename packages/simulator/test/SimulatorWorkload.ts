@@ -18,7 +18,7 @@ import {
   type Network,
   networks,
   PriceFeed,
-  tokenOf,
+  simulatorCatalog,
   type TradeRecord,
   TradeRepository,
   Trades
@@ -217,7 +217,7 @@ const walletAddress = (accountId: string, network: Network) =>
 /** Balances as a scenario file writes them: decimal strings in the token's units. */
 const balancesOf = (plan: WalletPlan, network: Network): Record<string, string> => {
   const native = nativeTokenOf(network)
-  const { decimals } = tokenOf(native)
+  const { decimals } = simulatorCatalog.tokenOf(native)
   const params = defaultNetworkParams[network]
   const calmGas = BigInt(params.gasUnitsPerSwap) * params.baseGasPrice
   const balances: Record<string, string> = {}
@@ -225,9 +225,12 @@ const balancesOf = (plan: WalletPlan, network: Network): Record<string, string> 
   if (plan.native === "rich") balances[native] = "5"
   tokensOn[network].filter((t) => t !== native).forEach((symbol, i) => {
     const usd = plan.holdingsUsd[i] ?? 0
-    const units = decimalToUnitsFloor(new MoneyDecimal(usd).div(startPrice(symbol)), tokenOf(symbol).decimals)
+    const units = decimalToUnitsFloor(
+      new MoneyDecimal(usd).div(startPrice(symbol)),
+      simulatorCatalog.tokenOf(symbol).decimals
+    )
     // Some lines start at "0" (the scenario allows it), most at a real amount.
-    if (usd % 7 !== 3) balances[symbol] = formatAmount(units, tokenOf(symbol).decimals)
+    if (usd % 7 !== 3) balances[symbol] = formatAmount(units, simulatorCatalog.tokenOf(symbol).decimals)
   })
   return balances
 }
@@ -317,7 +320,7 @@ const drive = (workload: Workload, scenario: ScenarioFile, observer: Observer) =
           const list = tokensOn[command.network]
           const tokenIn = list[command.tokenIn % list.length]!
           const tokenOut = list[(command.tokenIn + 1 + (command.tokenOut % (list.length - 1))) % list.length]!
-          const { decimals } = tokenOf(tokenIn)
+          const { decimals } = simulatorCatalog.tokenOf(tokenIn)
           const free = sim.wallets.free(account.id, command.network, tokenIn)
           const units = free === 0n ? BigInt(command.permille) : (free * BigInt(command.permille)) / 1000n
           const wallet = sim.wallets.wallet(account.id, command.network)

@@ -21,6 +21,8 @@ import {
   layerMemoryRepositories,
   MarketClock,
   OrderRepository,
+  simulatorTokens,
+  TokenRegistry,
   TradeRepository,
   WebhookDeliveryRepository,
   WebhookRepository
@@ -275,7 +277,7 @@ const alertsOn = (repositories: Layer.Layer<Repositories>) =>
   Alerts.layer.pipe(
     Layer.provideMerge(AlertIndex.layer),
     Layer.provideMerge(repositories),
-    Layer.provide(Layer.merge(MarketClock.layer, randomIds))
+    Layer.provide(Layer.mergeAll(MarketClock.layer, randomIds, TokenRegistry.layer(simulatorTokens)))
   )
 
 const delivery = (id: string, createdAt: number): WebhookDeliveryRecord => ({

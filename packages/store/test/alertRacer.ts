@@ -6,7 +6,15 @@
 // creation until it reads "all started", so that its creations cannot all be over before the other
 // racer's begin. Last it prints one JSON line: each outcome's tag, and when (epoch ms) its creations
 // started and ended.
-import { AlertIndex, Alerts, IdGenerator, idPrefixes, MarketClock } from "@swapdesk/core"
+import {
+  AlertIndex,
+  Alerts,
+  IdGenerator,
+  idPrefixes,
+  MarketClock,
+  simulatorTokens,
+  TokenRegistry
+} from "@swapdesk/core"
 import { SqlStore } from "@swapdesk/store"
 import { Deferred, Effect, Layer } from "effect"
 import { randomUUID } from "node:crypto"
@@ -23,7 +31,7 @@ const slowClock = Layer.succeed(MarketClock, {
 const layer = Alerts.layer.pipe(
   Layer.provideMerge(AlertIndex.layer),
   Layer.provideMerge(Layer.orDie(SqlStore.layer(SqlStore.parseDatabaseUrl(location!)))),
-  Layer.provide(Layer.merge(slowClock, ids))
+  Layer.provide(Layer.mergeAll(slowClock, ids, TokenRegistry.layer(simulatorTokens)))
 )
 const body = { type: "price", token: "SOL", condition: "above", targetPrice: 1e9, channel: "email" } as const
 /** Wall-clock time with sub-millisecond precision, comparable between processes on one machine. */

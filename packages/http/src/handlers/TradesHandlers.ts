@@ -2,7 +2,7 @@
  * `/v1/trades` and `/v1/quote` on the `Trades` use cases, for the calling account. Trade creation
  * honours `Idempotency-Key`.
  */
-import { quoteView, tradeCreatedView, tradeListView, Trades, tradeView } from "@swapdesk/core"
+import { quoteView, TokenRegistry, tradeCreatedView, tradeListView, Trades, tradeView } from "@swapdesk/core"
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
@@ -14,8 +14,12 @@ export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>
   Effect.gen(function*() {
     const { envelope, orApiError, respond, stableView } = yield* makeResponder
     const trades = yield* Trades
+    const tokens = yield* TokenRegistry
     const idempotent = yield* makeIdempotency
-    const respondTrade = stableView(tradeView)
+    const respondTrade = stableView(tradeView(tokens))
+    const createdView = tradeCreatedView(tokens)
+    const listView = tradeListView(tokens)
+    const quoteViewOf = quoteView(tokens)
     return handlers
       .handle("create", ({ headers, payload }) =>
         Effect.flatMap(Principal, (p) =>
@@ -26,14 +30,16 @@ export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>
             body: payload,
             successStatus: 201,
             work: orApiError(
-              Effect.flatMap(trades.create(p.accountId, payload), (trade) => envelope(tradeCreatedView(trade)))
+              Effect.flatMap(trades.create(p.accountId, payload), (trade) => envelope(createdView(trade)))
             )
           })))
-      .handle("list", ({ query }) =>
-        Effect.flatMap(Principal, (p) => respond(trades.list(p.accountId, query), tradeListView)))
-      .handle("get", ({ params }) =>
-        Effect.flatMap(Principal, (p) => respondTrade(trades.get(p.accountId, params.id))))
-      .handle("quote", ({ query }) =>
-        Effect.flatMap(Principal, (p) =>
-          respond(trades.quote(p.accountId, query), quoteView)))
+      .handle(
+        "list",
+        ({ query }) => Effect.flatMap(Principal, (p) => respond(trades.list(p.accountId, query), listView))
+      )
+      .handle("get", ({ params }) => Effect.flatMap(Principal, (p) => respondTrade(trades.get(p.accountId, params.id))))
+      .handle(
+        "quote",
+        ({ query }) => Effect.flatMap(Principal, (p) => respond(trades.quote(p.accountId, query), quoteViewOf))
+      )
   }))

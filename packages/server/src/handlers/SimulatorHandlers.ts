@@ -2,7 +2,7 @@
  * `/v1/sim/*` on the simulator's control service (and, for approvals, the `Trades` use cases,
  * since the approval is a fact about the trade record).
  */
-import { resolveToken, toIso, Trades, tradeView } from "@swapdesk/core"
+import { toIso, TokenRegistry, Trades, tradeView } from "@swapdesk/core"
 import { ApiHandlers, makeResponder } from "@swapdesk/http"
 import { SimulationState, SimulatorControl } from "@swapdesk/simulator"
 import { Effect } from "effect"
@@ -13,6 +13,8 @@ export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (h
     const { respond } = yield* makeResponder
     const control = yield* SimulatorControl
     const trades = yield* Trades
+    const tokens = yield* TokenRegistry
+    const tradeViewOf = tradeView(tokens)
     const sim = yield* SimulationState
     return handlers
       .handle("clock", () => respond(control.clock, ({ mode, now }) => ({ now: toIso(now), mode })))
@@ -23,7 +25,7 @@ export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (h
       .handle("setPrice", ({ params, payload }) =>
         respond(
           Effect.flatMap(
-            resolveToken(params.token),
+            tokens.resolve(params.token),
             (token) => Effect.as(control.setPrice(token.symbol, payload.price), token.symbol)
           ),
           (token) => ({ token, price: payload.price, at: toIso(sim.now) })
@@ -38,11 +40,11 @@ export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (h
             endsAt: toIso(startsAt + payload.durationMs)
           })
         ))
-      .handle("approval", ({ payload }) => respond(trades.decide(payload.tradeId, payload.approve), tradeView))
+      .handle("approval", ({ payload }) => respond(trades.decide(payload.tradeId, payload.approve), tradeViewOf))
       .handle("whale", ({ payload }) =>
         respond(
           Effect.flatMap(
-            resolveToken(payload.token, payload.network),
+            tokens.resolve(payload.token, payload.network),
             (token) => Effect.as(control.whale(token.symbol, payload.network, payload.valueUsd), token.symbol)
           ),
           (token) => ({ token, network: payload.network, valueUsd: payload.valueUsd, at: toIso(sim.now) })

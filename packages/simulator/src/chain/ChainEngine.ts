@@ -34,10 +34,10 @@ import {
   type Network,
   networks,
   settle,
+  simulatorCatalog,
   type SwapIntent,
   type SwapQuote,
   type SwapRequest,
-  tokenOf,
   TradeEvent
 } from "@swapdesk/core"
 import { Prng, type PrngState } from "../Prng.ts"
@@ -395,7 +395,7 @@ export class ChainEngine {
       accountId: intent.accountId,
       network: intent.network,
       token: native,
-      amount: formatAmount(gasFee, tokenOf(native).decimals)
+      amount: formatAmount(gasFee, simulatorCatalog.tokenOf(native).decimals)
     })
     if (amountOut < intent.minAmountOut) return this.fail(trade, at, "SLIPPAGE_EXCEEDED", gasFee)
     market.applySwap({
@@ -413,7 +413,7 @@ export class ChainEngine {
       valueUsd: pricing.buyValueUsd.toNumber()
     })
     trade.stage = "included"
-    const decimalsOut = tokenOf(intent.tokenOut).decimals
+    const decimalsOut = simulatorCatalog.tokenOf(intent.tokenOut).decimals
     this.config.log(at, "trade.included", {
       tradeId: intent.tradeId,
       network: intent.network,
@@ -438,15 +438,15 @@ export class ChainEngine {
     const { intent } = trade
     this.config.wallets.settleSwap(intent.tradeId, intent.tokenOut, amountOut)
     this.end(trade, "confirmed")
-    const decimalsOut = tokenOf(intent.tokenOut).decimals
+    const decimalsOut = simulatorCatalog.tokenOf(intent.tokenOut).decimals
     this.config.log(at, "trade.confirmed", {
       tradeId: intent.tradeId,
       network: intent.network,
       txHash: trade.txHash,
-      amountIn: formatAmount(intent.amountIn, tokenOf(intent.tokenIn).decimals),
+      amountIn: formatAmount(intent.amountIn, simulatorCatalog.tokenOf(intent.tokenIn).decimals),
       amountOut: formatAmount(amountOut, decimalsOut),
       fee: formatAmount(fee, decimalsOut),
-      gasFee: formatAmount(gasFee, tokenOf(nativeTokenOf(intent.network)).decimals)
+      gasFee: formatAmount(gasFee, simulatorCatalog.tokenOf(nativeTokenOf(intent.network)).decimals)
     })
     this.config.emit(intent.tradeId, TradeEvent.Confirmed({ at, amountOut, fee, gasFee }))
   }
@@ -461,7 +461,7 @@ export class ChainEngine {
       network: intent.network,
       txHash: trade.txHash,
       reason,
-      gasFee: formatAmount(gasFee, tokenOf(nativeTokenOf(intent.network)).decimals)
+      gasFee: formatAmount(gasFee, simulatorCatalog.tokenOf(nativeTokenOf(intent.network)).decimals)
     })
     this.config.emit(intent.tradeId, TradeEvent.Failed({ at, reason, gasFee }))
   }

@@ -14,8 +14,8 @@ import {
   decimalToUnitsFloor,
   MoneyDecimal,
   type Network,
+  simulatorCatalog,
   type SwapRequest,
-  tokenOf,
   unitsToDecimal
 } from "@swapdesk/core"
 
@@ -57,8 +57,8 @@ export const constantProductOut = (valueUsd: MoneyDecimal, depthUsd: number): Mo
 
 /** Prices `request` against the pools as they are now. */
 export const priceSwap = (request: SwapRequest, pools: PoolView): SwapPricing => {
-  const tokenIn = tokenOf(request.tokenIn)
-  const tokenOut = tokenOf(request.tokenOut)
+  const tokenIn = simulatorCatalog.tokenOf(request.tokenIn)
+  const tokenOut = simulatorCatalog.tokenOf(request.tokenOut)
   const sellValueUsd = unitsToDecimal(request.amountIn, tokenIn.decimals).mul(priceOf(pools, tokenIn.symbol))
   const buyValueUsd = constantProductOut(sellValueUsd, pools.poolDepthUsd(tokenIn.symbol, request.network))
   const valueOutUsd = constantProductOut(buyValueUsd, pools.poolDepthUsd(tokenOut.symbol, request.network))

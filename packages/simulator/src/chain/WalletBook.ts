@@ -18,7 +18,7 @@ import {
   type Hold,
   InsufficientBalance,
   type Network,
-  tokenOf,
+  simulatorCatalog,
   type WalletInfo
 } from "@swapdesk/core"
 
@@ -133,7 +133,7 @@ export class WalletBook {
       if (this.wallets.has(key)) defect(`account ${spec.accountId} has two wallets on ${spec.network}`)
       const lines = new Map<string, Line>()
       for (const [symbol, amount] of Object.entries(spec.balances)) {
-        tokenOf(symbol) // an unknown symbol is a scenario defect: fail at start, not at first use
+        simulatorCatalog.tokenOf(symbol) // an unknown symbol is a scenario defect: fail at start, not at first use
         if (amount < 0n) defect(`negative starting balance of ${symbol} in ${spec.accountId}/${spec.network}`)
         lines.set(symbol, emptyLine(amount))
       }
@@ -234,7 +234,7 @@ export class WalletBook {
   reserve(hold: Hold): InsufficientBalance | undefined {
     if (hold.amount <= 0n) defect(`hold ${hold.holdId} must reserve a positive amount`)
     if (this.holds.has(hold.holdId)) defect(`hold ${hold.holdId} is already open`)
-    const { decimals } = tokenOf(hold.token)
+    const { decimals } = simulatorCatalog.tokenOf(hold.token)
     const state = this.wallets.get(walletKey(hold.accountId, hold.network))
     const line = state?.lines.get(hold.token)
     const available = line?.free ?? 0n
@@ -288,7 +288,7 @@ export class WalletBook {
   settleSwap(holdId: string, tokenOut: string, amountOut: bigint): Settlement {
     const hold = this.holds.get(holdId) ?? defect(`no open hold ${holdId} to settle`)
     if (amountOut < 0n) defect(`swap ${holdId} cannot pay out a negative amount`)
-    tokenOf(tokenOut)
+    simulatorCatalog.tokenOf(tokenOut)
     const input = this.lineOf(hold.accountId, hold.network, hold.token)
     input.reserved -= hold.amount
     input.sent += hold.amount

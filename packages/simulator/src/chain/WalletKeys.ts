@@ -14,7 +14,14 @@ import { secp256k1 } from "@noble/curves/secp256k1.js"
 import { sha256 } from "@noble/hashes/sha2.js"
 import { bytesToHex, hexToBytes } from "@noble/hashes/utils.js"
 import { base58 } from "@scure/base"
-import { type Network, type OrderSignature, type OrderTerms, orderTypedData, solanaOrderMessage } from "@swapdesk/core"
+import {
+  type Network,
+  type OrderSignature,
+  type OrderTerms,
+  orderTypedData,
+  simulatorCatalog,
+  solanaOrderMessage
+} from "@swapdesk/core"
 import { hashTypedData } from "viem"
 import { privateKeyToAddress } from "viem/accounts"
 
@@ -58,7 +65,9 @@ const makeKey = (secretKey: Uint8Array, family: KeyFamily): WalletKey => {
 
 /** The EIP-712 digest of an EVM order, as bytes. */
 const evmDigest = (terms: OrderTerms, signer: string): Uint8Array =>
-  hexToBytes(hashTypedData(orderTypedData(terms, signer) as Parameters<typeof hashTypedData>[0]).slice(2))
+  hexToBytes(
+    hashTypedData(orderTypedData(terms, signer, simulatorCatalog) as Parameters<typeof hashTypedData>[0]).slice(2)
+  )
 
 /** Every account's keys, derived on first use and kept. */
 export class WalletKeys {
@@ -78,7 +87,10 @@ export class WalletKeys {
   sign(accountId: string, terms: OrderTerms): OrderSignature {
     const key = this.keyOf(accountId, keyFamilyOf(terms.network))
     if (terms.network === "solana") {
-      const signature = ed25519.sign(utf8.encode(solanaOrderMessage(terms, key.signer)), key.secretKey)
+      const signature = ed25519.sign(
+        utf8.encode(solanaOrderMessage(terms, key.signer, simulatorCatalog)),
+        key.secretKey
+      )
       return { signer: key.signer, signature: base58.encode(signature) }
     }
     // noble's recovered format is (recovery, r, s); Ethereum writes r, s, then v = 27 + recovery.
@@ -103,7 +115,7 @@ export class WalletKeys {
       if (terms.network === "solana") {
         return ed25519.verify(
           base58.decode(signed.signature),
-          utf8.encode(solanaOrderMessage(terms, signed.signer)),
+          utf8.encode(solanaOrderMessage(terms, signed.signer, simulatorCatalog)),
           key.publicKey
         )
       }

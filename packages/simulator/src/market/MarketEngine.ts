@@ -24,16 +24,15 @@
  */
 import {
   type Currency,
-  isTradableOn,
   type MarketStats,
   type MarketSwap,
   MINUTE_HISTORY_MS,
   type Network,
   networks,
   priceRangeUsd,
+  simulatorCatalog,
   type Timeframe,
   timeframeMs,
-  tokenOf,
   type TrendingRanking,
   type UsdCandle
 } from "@swapdesk/core"
@@ -681,11 +680,11 @@ const validate = (params: ReadonlyArray<TokenMarketParams>): void => {
   for (const p of params) {
     if (symbols.has(p.symbol)) throw new RangeError(`market params list ${p.symbol} twice`)
     symbols.add(p.symbol)
-    const registry = tokenOf(p.symbol)
+    const registry = simulatorCatalog.tokenOf(p.symbol)
     if (!isQuotablePrice(p.priceUsd)) throw new RangeError(`${p.symbol}: priceUsd ${p.priceUsd} is out of range`)
     if (!(p.annualVolatility > 0)) throw new RangeError(`${p.symbol}: annualVolatility must be positive`)
     for (const network of networks) {
-      if ((p.liquidityUsd[network] ?? 0) > 0 && !isTradableOn(registry, network)) {
+      if ((p.liquidityUsd[network] ?? 0) > 0 && !simulatorCatalog.isTradableOn(registry, network)) {
         throw new RangeError(`${p.symbol}: liquidity on ${network}, where the registry has no address`)
       }
     }

@@ -3,7 +3,7 @@
  * contiguously per token. Volume is booked per pair, swaps draw their network from the pairs' shares
  * of the token's liquidity, and a pool's depth sets how far a swap moves the price (`PoolImpact.ts`).
  */
-import { type Network, networks, tokenOf } from "@swapdesk/core"
+import { type Network, networks, simulatorCatalog } from "@swapdesk/core"
 import type { TokenMarketParams } from "./MarketParams.ts"
 
 /** Every token's pairs, indexed by pair number. */
@@ -45,7 +45,8 @@ export class PairBook {
     this.share = Float64Array.from(pairShare)
     this.depth = Float64Array.from(pairDepth)
     this.pricing = Int32Array.from(params, (p, t) => {
-      const primary = this.at[t * networks.length + networks.indexOf(tokenOf(p.symbol).primaryNetwork)]!
+      const primary = this
+        .at[t * networks.length + networks.indexOf(simulatorCatalog.tokenOf(p.symbol).primaryNetwork)]!
       if (primary >= 0) return primary
       const pairs = this.ofToken[t]!
       return pairs.reduce((best, pair) => (best < 0 || pairDepth[pair]! > pairDepth[best]! ? pair : best), -1)

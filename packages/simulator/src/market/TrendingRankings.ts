@@ -2,7 +2,7 @@
  * The trending rankings: every token, and each network's tradable tokens, ordered by
  * `trendingScore` (see `Trending.ts`), recomputed on the simulator's schedule and read in between.
  */
-import { isTradableOn, type Network, networks, tokenOf, type TrendingEntry, type TrendingRanking } from "@swapdesk/core"
+import { type Network, networks, simulatorCatalog, type TrendingEntry, type TrendingRanking } from "@swapdesk/core"
 import type { TokenMarketParams } from "./MarketParams.ts"
 import { emptySums, type MarketStatistics } from "./MarketStatistics.ts"
 import type { PairBook } from "./PairBook.ts"
@@ -62,8 +62,8 @@ export class TrendingRankings {
     const rank = (scope: Network | undefined): TrendingRanking => {
       const entries: Array<TrendingEntry> = []
       this.params.forEach((params, t) => {
-        const registry = tokenOf(params.symbol)
-        if (scope !== undefined && !isTradableOn(registry, scope)) return
+        const registry = simulatorCatalog.tokenOf(params.symbol)
+        if (scope !== undefined && !simulatorCatalog.isTradableOn(registry, scope)) return
         const sums = emptySums()
         for (const pair of this.pairs.scope(t, scope)) {
           const s = pairSums[pair]!

@@ -14,7 +14,7 @@ import {
   nativeTokenOf,
   type Network,
   networks,
-  tokenOf,
+  simulatorCatalog,
   TradeEvent,
   type TradeStage,
   tradeTransitions
@@ -127,11 +127,14 @@ const walletSpecs = (workload: Workload): Array<WalletSpec> =>
           ? 0n
           : plan.native === "tiny"
           ? 2n * gas + 1n
-          : 5n * 10n ** BigInt(tokenOf(native).decimals)
+          : 5n * 10n ** BigInt(simulatorCatalog.tokenOf(native).decimals)
       }
       tokensOn[network].filter((t) => t !== native).forEach((symbol, i) => {
         const usd = new MoneyDecimal(plan.holdings[i] ?? 0).mul(10)
-        balances[symbol] = decimalToUnitsFloor(usd.div(defaultPrices[symbol]!), tokenOf(symbol).decimals)
+        balances[symbol] = decimalToUnitsFloor(
+          usd.div(defaultPrices[symbol]!),
+          simulatorCatalog.tokenOf(symbol).decimals
+        )
       })
       return {
         accountId,

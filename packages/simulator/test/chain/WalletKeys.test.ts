@@ -5,7 +5,7 @@
 // foreign signer or garbage never verifies.
 import { assert, describe, it } from "@effect/vitest"
 import { base58 } from "@scure/base"
-import { type OrderTerms, orderTypedData, solanaOrderMessage } from "@swapdesk/core"
+import { type OrderTerms, orderTypedData, simulatorCatalog, solanaOrderMessage } from "@swapdesk/core"
 import { getAddress, verifyTypedData } from "ethers"
 import { createPublicKey, verify } from "node:crypto"
 import { WalletKeys } from "../../src/chain/WalletKeys.ts"
@@ -44,7 +44,7 @@ describe("solana orders: ed25519 over the canonical message", () => {
 
   it("the message is exactly the documented text", () => {
     assert.strictEqual(
-      solanaOrderMessage(solanaTerms, signed.signer),
+      solanaOrderMessage(solanaTerms, signed.signer, simulatorCatalog),
       `swapdesk-order-v1:ord_abc:${signed.signer}:So11111111111111111111111111111111111111112:` +
         "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v:1500000000:300000000:1767830400"
     )
@@ -55,7 +55,7 @@ describe("solana orders: ed25519 over the canonical message", () => {
     assert.strictEqual(publicKey.length, 32)
     const signature = base58.decode(signed.signature)
     assert.strictEqual(signature.length, 64)
-    const message = Buffer.from(solanaOrderMessage(solanaTerms, signed.signer), "utf8")
+    const message = Buffer.from(solanaOrderMessage(solanaTerms, signed.signer, simulatorCatalog), "utf8")
     assert.isTrue(verify(null, message, ed25519Key(publicKey), signature))
     assert.isFalse(verify(null, Buffer.concat([message, Buffer.from("x")]), ed25519Key(publicKey), signature))
   })
@@ -77,7 +77,7 @@ describe("EVM orders: secp256k1 over the EIP-712 digest", () => {
       const signed = keys.sign("acct_alice", terms)
       assert.strictEqual(signed.signer, getAddress(signed.signer), "a checksummed address")
       assert.match(signed.signature, /^0x[0-9a-f]{130}$/)
-      const typed = orderTypedData(terms, signed.signer)
+      const typed = orderTypedData(terms, signed.signer, simulatorCatalog)
       assert.deepStrictEqual(typed.domain, { name: "swapdesk", version: "1", chainId })
       const types = { Order: typed.types.Order.map((field) => ({ ...field })) }
       assert.strictEqual(verifyTypedData(typed.domain, types, typed.message, signed.signature), signed.signer)

@@ -5,7 +5,7 @@
 // of history, then two live hours); each test measures before and after its own calls.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
-import { currencies, isTradableOn, networks, priceRangeUsd, tokenOf, tokens } from "@swapdesk/core"
+import { currencies, networks, priceRangeUsd, simulatorCatalog, simulatorTokens } from "@swapdesk/core"
 import { MarketEngine } from "../../src/market/MarketEngine.ts"
 import { defaultFxRates, defaultMarketParams } from "../../src/market/MarketParams.ts"
 import { executionImpact, priceAfterSwap, swapToReach } from "../../src/market/PoolImpact.ts"
@@ -158,7 +158,7 @@ describe("the quotable price range", () => {
     edges.recomputeTrending(edges.nowMs)
     for (const symbol of ["PYTH", "USDT", "BONK"]) {
       for (const network of [undefined, ...networks]) {
-        if (network !== undefined && !isTradableOn(tokenOf(symbol), network)) continue
+        if (network !== undefined && !simulatorCatalog.isTradableOn(simulatorCatalog.tokenOf(symbol), network)) continue
         const numbers = [
           ...figures(edges.stats(symbol, network)),
           ...figures(edges.candles(symbol, "1m", edges.nowMs - DAY_MS, edges.nowMs, network))
@@ -196,7 +196,9 @@ describe("tick", () => {
     )
     assert.isTrue(usdcByNetwork.every((count) => count > 0), String(usdcByNetwork))
     assert.isAbove(usdcByNetwork[1]!, usdcByNetwork[2]!) // ethereum's pool is three times base's
-    for (const swap of backgroundSwaps) assert.isTrue(isTradableOn(tokenOf(swap.symbol), swap.network))
+    for (const swap of backgroundSwaps) {
+      assert.isTrue(simulatorCatalog.isTradableOn(simulatorCatalog.tokenOf(swap.symbol), swap.network))
+    }
   })
 })
 
@@ -256,7 +258,9 @@ describe("trending", () => {
     for (let i = 1; i < ranking.entries.length; i++) {
       assert.isAtMost(ranking.entries[i]!.score, ranking.entries[i - 1]!.score)
     }
-    for (const entry of ranking.entries) assert.strictEqual(entry.network, tokenOf(entry.symbol).primaryNetwork)
+    for (const entry of ranking.entries) {
+      assert.strictEqual(entry.network, simulatorCatalog.tokenOf(entry.symbol).primaryNetwork)
+    }
   })
 
   it("filters a network to the tokens tradable there, scored on that network's trading", () => {
@@ -264,7 +268,7 @@ describe("trending", () => {
       const ranking = engine.trending(network)
       assert.sameMembers(
         ranking.entries.map((e) => e.symbol),
-        tokens.filter((t) => isTradableOn(t, network)).map((t) => t.symbol),
+        simulatorTokens.filter((t) => simulatorCatalog.isTradableOn(t, network)).map((t) => t.symbol),
         network
       )
       for (const entry of ranking.entries) {
@@ -328,13 +332,13 @@ describe("pools, FX and calibration", () => {
 
   it("calibrates every registry token once, with pools exactly where the registry has an address", () => {
     assert.isAtLeast(defaultMarketParams.length, 20)
-    assert.deepStrictEqual(defaultMarketParams.map((p) => p.symbol), tokens.map((t) => t.symbol))
+    assert.deepStrictEqual(defaultMarketParams.map((p) => p.symbol), simulatorTokens.map((t) => t.symbol))
     for (const params of defaultMarketParams) {
-      const token = tokenOf(params.symbol)
+      const token = simulatorCatalog.tokenOf(params.symbol)
       for (const network of networks) {
         assert.strictEqual(
           (params.liquidityUsd[network] ?? 0) > 0,
-          isTradableOn(token, network),
+          simulatorCatalog.isTradableOn(token, network),
           `${params.symbol} ${network}`
         )
       }

@@ -1,5 +1,5 @@
-// Proves the token registry is well formed (at least 20 tokens, unique symbols, real-looking
-// addresses, sane decimals) and that lookups behave as docs/reference/errors.md (INVALID_TOKEN) and
+// Proves the simulator's token catalogue is well formed (at least 20 tokens, unique symbols, real-looking
+// addresses, sane decimals) and that its lookups behave as docs/reference/errors.md (INVALID_TOKEN) and
 // docs/simulator.md say: by symbol in any case, by contract address (EVM addresses in any case,
 // Solana mints exactly), and InvalidToken for an unknown token or one that does not exist on the
 // network; a contract address names its token only on the network it is the token's contract on.
@@ -7,7 +7,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Option } from "effect"
 import { InvalidToken } from "../src/Errors.ts"
 import { type Network, networks } from "../src/Network.ts"
-import { findToken, NATIVE_EVM_ADDRESS, networksNamedBy, resolveToken, tokenOf, tokens } from "../src/Token.ts"
+import { simulatorCatalog, simulatorTokens as tokens } from "../src/SimulatorTokens.ts"
+import { NATIVE_EVM_ADDRESS } from "../src/Token.ts"
+
+const { find: findToken, networksNamedBy, resolve: resolveToken, tokenOf } = simulatorCatalog
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const SOLANA_MINT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
