@@ -2,7 +2,7 @@
  * The live server's world (docs/live.md): the contract's routes and the trading interface (at `/`)
  * on the chains, without the simulator's `/v1/sim` routes (they answer `404 NOT_FOUND`, as any
  * unknown route). The chain-facing ports (`Chain`, `Wallets`, `PriceFeed`, `OrderSigner`) come from
- * `@swapdesk/evm`'s live adapters; the rest run on the wall clock (`live/LiveRuntime.ts`); the
+ * `@swapdesk/evm`'s live adapters, the tokens (`TokenRegistry`) from the file; the rest run on the wall clock (`live/LiveRuntime.ts`); the
  * records are kept in the SQL store, seeded with the live file's accounts and keys.
  */
 import {
@@ -12,6 +12,7 @@ import {
   type OrderSigner,
   type PriceFeed,
   rateLimitsPerMinute,
+  type TokenRegistry,
   type Wallets,
   type WebhookTransport
 } from "@swapdesk/core"
@@ -34,8 +35,8 @@ import { layerLiveRuntime } from "./live/LiveRuntime.ts"
 import { layerLiveSeed } from "./live/LiveSeed.ts"
 import { webhooksOnly } from "./SimulatorServer.ts"
 
-/** The ports a live deployment takes from the chains. */
-export type ChainPorts = Chain | Wallets | PriceFeed | OrderSigner
+/** The ports a live deployment takes from the chains, and the file's tokens. */
+export type ChainPorts = Chain | Wallets | PriceFeed | OrderSigner | TokenRegistry
 
 /** The core's use cases and ports, as the live server builds them: what `followers` may require. */
 export type LiveWorld = Layer.Success<typeof DomainLive> | Layer.Success<typeof layerLiveRuntime> | ChainPorts
