@@ -20,7 +20,7 @@ const stopHandlers: Array<() => Promise<void>> = []
 const stop = async (code: number) => {
   if (stopping) return
   stopping = true
-  for (const handler of stopHandlers.reverse()) await handler().catch(() => undefined)
+  for (const handler of stopHandlers.toReversed()) await handler().catch(() => undefined)
   process.exit(code)
 }
 // The terminal sends Ctrl-C to the whole group (the server included); each part is stopped once.
