@@ -22,6 +22,11 @@ export interface SwapRequest {
   readonly tokenIn: string
   readonly tokenOut: string
   readonly amountIn: bigint
+  /**
+   * The wallet that would send the swap, when known: a live chain estimates the swap's gas from
+   * it (its balance and allowance decide whether the node can), the simulator ignores it.
+   */
+  readonly walletAddress?: string
 }
 
 /** A swap the wallet is about to sign; its funds are already held under `tradeId`. */

@@ -10,6 +10,11 @@
  * | awaiting_approval  | ApprovalTimedOut  | failed     | failureReason APPROVAL_TIMEOUT            |
  * | broadcast          | Confirmed         | confirmed  | amountOut, fee, gasFee, confirmedAt       |
  * | broadcast          | Failed            | failed     | failureReason (execution), gasFee         |
+ * | confirmed          | Reorganised       | broadcast  | clears amountOut, gasFee, confirmedAt     |
+ *
+ * `Reorganised` happens on real chains only: a reorganisation removed a block that counted toward
+ * the trade's confirmations, so its outcome is unknown again until its transaction is confirmed
+ * again or dropped (docs/decisions.md, "A confirmed trade can be reorganised").
  */
 import { Data, Effect } from "effect"
 import { TradeNotAwaitingApproval } from "./Errors.ts"
@@ -25,6 +30,7 @@ export type TradeEvent = Data.TaggedEnum<{
     readonly reason: Exclude<FailureReason, "WALLET_REJECTED" | "APPROVAL_TIMEOUT">
     readonly gasFee: bigint
   }
+  Reorganised: { readonly at: number }
 }>
 export const TradeEvent = Data.taggedEnum<TradeEvent>()
 
@@ -34,7 +40,8 @@ export const tradeTransitions: Record<TradeEvent["_tag"], { readonly from: Trade
   Rejected: { from: "awaiting_approval", to: "failed" },
   ApprovalTimedOut: { from: "awaiting_approval", to: "failed" },
   Confirmed: { from: "broadcast", to: "confirmed" },
-  Failed: { from: "broadcast", to: "failed" }
+  Failed: { from: "broadcast", to: "failed" },
+  Reorganised: { from: "confirmed", to: "broadcast" }
 }
 
 /** A transition that only a bug can reach. */
@@ -68,6 +75,9 @@ export const applyTradeEvent = (trade: TradeRecord, event: TradeEvent): TradeRec
       }
     case "Failed":
       return { ...trade, stage: "failed", failureReason: event.reason, gasFee: event.gasFee }
+    case "Reorganised":
+      // The fee stays the one last measured: the closest figure to what the trade will pay.
+      return { ...trade, stage: "broadcast", amountOut: null, gasFee: null, confirmedAt: null }
   }
 }
 

@@ -141,12 +141,13 @@ export class Trades extends Context.Service<Trades, {
         return wallet.value
       })
 
-      const price = Effect.fn("Trades.price")(function*(swap: SwapTerms) {
+      const price = Effect.fn("Trades.price")(function*(swap: SwapTerms, walletAddress: string) {
         const chainQuote = yield* chain.quote({
           network: swap.network,
           tokenIn: swap.tokenIn.symbol,
           tokenOut: swap.tokenOut.symbol,
-          amountIn: swap.amountIn
+          amountIn: swap.amountIn,
+          walletAddress
         })
         const outcome = swapOutcome(chainQuote.grossOut, swap.slippage)
         if (outcome.netOut <= 0n) {
@@ -157,8 +158,8 @@ export class Trades extends Context.Service<Trades, {
 
       const quote = Effect.fn("Trades.quote")(function*(accountId: string, query: QuoteQuery) {
         const swap = yield* terms(query)
-        yield* connectedWallet(accountId, swap.network)
-        const { chainQuote, outcome } = yield* price(swap)
+        const wallet = yield* connectedWallet(accountId, swap.network)
+        const { chainQuote, outcome } = yield* price(swap, wallet.address)
         const rate = unitsToDecimal(outcome.netOut, swap.tokenOut.decimals)
           .div(unitsToDecimal(swap.amountIn, swap.tokenIn.decimals))
           .toSignificantDigits(18, MoneyDecimal.ROUND_DOWN)
@@ -174,7 +175,7 @@ export class Trades extends Context.Service<Trades, {
       const create = Effect.fn("Trades.create")(function*(accountId: string, body: CreateTradeBody) {
         const swap = yield* terms(body)
         const wallet = yield* connectedWallet(accountId, swap.network)
-        const { chainQuote, outcome } = yield* price(swap)
+        const { chainQuote, outcome } = yield* price(swap, wallet.address)
         return yield* lock.withPermits(1)(Effect.gen(function*() {
           const id = yield* ids.next("trade")
           yield* wallets.reserve({

@@ -49,6 +49,17 @@ export {
   TransactionReverted
 } from "./EvmRpcFailure.ts"
 export {
+  type FollowedTrade,
+  layerLiveFollowers,
+  layerLivePorts,
+  type LiveFollowerOptions,
+  type LiveNetworkHealth,
+  LiveNetworkStatus,
+  type LivePortsOptions,
+  LiveState,
+  liveTokensOf
+} from "./live/index.ts"
+export {
   addressOf,
   decodeLiveConfig,
   EvmAddress,

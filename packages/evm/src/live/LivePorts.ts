@@ -1,0 +1,57 @@
+/**
+ * The core's ports on real EVM networks, as one layer: `Chain`, `Wallets`, `PriceFeed`,
+ * `OrderSigner`, the networks' `LiveNetworkStatus`, and the `LiveState` they share (which the
+ * followers, `layerLiveFollowers`, need too). It requires the repositories the holds are rebuilt
+ * from, and no `MarketReactor`: the core's `DomainLive` can be built on it.
+ */
+import { Chain, OrderRepository, OrderSigner, PriceFeed, TradeRepository, Wallets } from "@swapdesk/core"
+import { Context, Effect, Layer } from "effect"
+import type { DelegatedSigner } from "../DelegatedSigners.ts"
+import type { LiveConfig } from "../LiveConfig.ts"
+import { makeLiveChain } from "./LiveChain.ts"
+import { LiveNetworkStatus, makeLiveNetworkStatus } from "./LiveNetworkStatus.ts"
+import { makeLiveOrderSigner } from "./LiveOrderSigner.ts"
+import { makeLivePriceFeed } from "./LivePriceFeed.ts"
+import { LiveState, makeLiveState } from "./LiveState.ts"
+import { liveTokensOf } from "./LiveTokens.ts"
+import { makeLiveWallets, restoreHolds } from "./LiveWallets.ts"
+import { makeNonceManager } from "./NonceManager.ts"
+
+/** What the live ports are built from. */
+export interface LivePortsOptions {
+  readonly config: LiveConfig
+  /** The delegated wallets' keys (`readDelegatedSigners`). */
+  readonly signers: ReadonlyArray<DelegatedSigner>
+  /** Per RPC call: 10 s when absent. */
+  readonly rpcTimeoutMs?: number
+  /** How often each network's RPC is checked: 5 s when absent. */
+  readonly statusPollIntervalMs?: number
+}
+
+/** Every live port, over one shared state. */
+export const layerLivePorts = (
+  options: LivePortsOptions
+): Layer.Layer<
+  Chain | Wallets | PriceFeed | OrderSigner | LiveNetworkStatus | LiveState,
+  never,
+  TradeRepository | OrderRepository
+> =>
+  Layer.effectContext(Effect.gen(function*() {
+    const state = makeLiveState(
+      options.config,
+      options.signers,
+      options.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: options.rpcTimeoutMs }
+    )
+    yield* restoreHolds(state)
+    const status = yield* makeLiveNetworkStatus(
+      state,
+      options.statusPollIntervalMs === undefined ? {} : { pollIntervalMs: options.statusPollIntervalMs }
+    )
+    return Context.make(LiveState, state).pipe(
+      Context.add(LiveNetworkStatus, status),
+      Context.add(Chain, makeLiveChain(state, { nonces: makeNonceManager(), status })),
+      Context.add(Wallets, makeLiveWallets(state, status)),
+      Context.add(PriceFeed, makeLivePriceFeed(state, liveTokensOf(options.config))),
+      Context.add(OrderSigner, makeLiveOrderSigner(state))
+    )
+  }))
