@@ -21,6 +21,7 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories, type MarketClock } from "@swapdesk/core"
+import { liveNetworksOf } from "@swapdesk/evm"
 import { Logging, serve } from "@swapdesk/http"
 import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
@@ -31,7 +32,6 @@ import { readFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
-import { liveChains } from "./live/LiveChains.ts"
 import { openLiveDatabase } from "./live/LiveDatabase.ts"
 import { prepareLiveStart } from "./live/LiveStart.ts"
 import { liveApp } from "./LiveServer.ts"
@@ -164,7 +164,6 @@ const runLive = (settings: ServerSettings, liveConfig: string) =>
     const channels = yield* loadChannels.pipe(
       Effect.mapError((error) => new StartupFailure({ message: error.message }))
     )
-    const chains = yield* liveChains(start)
     const adapters = Layer.merge(
       Layer.succeed(ChannelTransport, channels),
       layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
@@ -173,14 +172,16 @@ const runLive = (settings: ServerSettings, liveConfig: string) =>
       settings,
       () =>
         liveApp(start.config, {
-          ...chains,
+          signers: start.signers,
           repositories,
           adapters,
           corsOrigins: settings.corsOrigins
         }),
       (address) =>
         console.log(
-          `swapdesk listening on ${address} (live: ${liveConfig}, networks ${chains.networkNames.join(", ")}); ` +
+          `swapdesk listening on ${address} (live: ${liveConfig}, networks ${
+            liveNetworksOf(start.config).map(([name]) => name).join(", ")
+          }); ` +
             `the trading interface at ${address}/, API docs at ${address}/docs`
         )
     )
