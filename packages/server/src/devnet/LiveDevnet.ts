@@ -19,8 +19,6 @@ import { spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { type Address, parseUnits, toHex } from "viem"
-import type { HDAccount } from "viem/accounts"
 import { randomBase62 } from "../live/RandomIds.ts"
 
 /** A network of the devnet: its chain id, and the demo tokens beside USDC and WETH at their prices in USD. */
@@ -73,11 +71,24 @@ export const devnetVariables = {
   executor: "SWAPDESK_DEVNET_EXECUTOR_KEY"
 } as const
 
+/** A 0x address. */
+type Address = `0x${string}`
+
 /** The private key of one of anvil's development accounts (public knowledge). */
-const devKey = (index: number): `0x${string}` => {
-  const key = (devAccount(index) as HDAccount).getHdKey().privateKey
+const devKey = (index: number): string => {
+  const account = devAccount(index) as unknown as {
+    readonly getHdKey: () => { readonly privateKey: Uint8Array | null }
+  }
+  const key = account.getHdKey().privateKey
   if (key === null) throw new Error(`no private key for development account ${index}`)
-  return toHex(key)
+  return `0x${Buffer.from(key).toString("hex")}`
+}
+
+/** `amount` (a decimal string) in base units of `decimals`; the devnet's figures have at most 18 decimals. */
+const baseUnits = (amount: string, decimals: number): bigint => {
+  const [whole = "0", fraction = ""] = amount.split(".")
+  if (fraction.length > decimals) throw new Error(`${amount} has more than ${decimals} decimals`)
+  return BigInt(whole + fraction.padEnd(decimals, "0"))
 }
 
 /** The devnet's accounts: who deploys and owns the market, the demo wallet, the executor, the fee recipient. */
@@ -111,9 +122,9 @@ const buildNetwork = async (network: DevnetNetwork) => {
       tokens: network.tokens
     })
     const wallet = devAccount(roles.wallet).address
-    await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits(String(WALLET_VALUE_USD), 6))
+    await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, baseUnits(String(WALLET_VALUE_USD), 6))
     for (const token of network.tokens) {
-      const amount = parseUnits(String(WALLET_VALUE_USD), token.decimals + 18) / parseUnits(token.price, 18)
+      const amount = baseUnits(String(WALLET_VALUE_USD), token.decimals + 18) / baseUnits(token.price, 18)
       await mintDemoToken(owner, market.tokens[token.symbol]!.address, wallet, amount)
     }
     return { anvil, market }
