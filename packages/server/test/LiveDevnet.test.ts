@@ -6,11 +6,13 @@
 // wallet's balances moved on chain by exactly `amountIn` and `amountOut`. The simulator's routes are
 // 404, a `sd_test_` key is 401, a key created through the API is `sd_live_`. The delegated wallet's
 // key appears in no response body, no log line (debug level) and no database row, with or without
-// 0x, in either case. A node stopped: health says `down`, and quote, trade and order on it answer
+// 0x, in either case. Restarted on the same database, it keeps the trade and takes the file's keys
+// again (a key given by its hash, a scope changed in the file). A node stopped: health says `down`, and quote, trade and order on it answer
 // `503 NETWORK_UNAVAILABLE` with `Retry-After`, while another network still quotes.
 import { swapdeskRouterAbi } from "@swapdesk/evm"
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
@@ -182,6 +184,36 @@ describe("the live server on the devnet", () => {
     }
     assert.notInclude(readFileSync(devnet.configPath, "utf8").toLowerCase(), key.slice(2))
   })
+
+  it(
+    "restarted on its database, keeps its trades and takes the file's keys again, a hashed one and new scopes included",
+    async () => {
+      const key = devnet.account.keys.all
+      const before = await call("GET", "/v1/trades", { key })
+      assert.strictEqual(before.json.data.total, 1)
+      const hashed = `sd_live_${"H4sh".repeat(10)}`
+      const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
+      file.accounts[0].apiKeys.push({
+        name: "by hash",
+        keyHash: createHash("sha256").update(hashed).digest("hex"),
+        scopes: ["read"]
+      })
+      file.accounts[0].apiKeys[1].scopes = ["read", "alerts"]
+      writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
+      server.child.kill("SIGTERM")
+      assert.strictEqual(await server.exited, 0)
+      server = await startServer({ ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl })
+      const after = await call("GET", "/v1/trades", { key })
+      assert.strictEqual(after.json.data.total, 1)
+      assert.deepStrictEqual(after.json.data.trades[0], before.json.data.trades[0])
+      assert.strictEqual((await call("GET", "/v1/portfolio", { key: hashed })).status, 200)
+      assert.strictEqual((await call("GET", "/v1/alerts", { key: devnet.account.keys.read })).status, 200)
+      const keys = await call("GET", "/v1/auth/api-keys", { key })
+      const names = keys.json.data.keys.map((k: { readonly name: string }) => k.name)
+      assert.sameMembers(names, ["devnet: all scopes", "devnet: read only", "created live", "by hash"])
+    },
+    60_000
+  )
 
   it(
     "answers 503 NETWORK_UNAVAILABLE with Retry-After on a network whose node stopped, others still quote",
