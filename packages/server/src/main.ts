@@ -16,6 +16,9 @@
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
  * contract's error envelope too (`ClientErrors.ts`). The settings are read in `ServerSettings.ts`
  * and the database opened in `SimulatorDatabase.ts`; this module composes and runs the server.
+ * With `LIVE_CONFIG` set it runs the live server instead (docs/live.md): the file and the delegated
+ * wallets' keys checked (`live/LiveStart.ts`), `DATABASE_URL` required, then `LiveServer.ts` on the
+ * file's EVM networks.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
