@@ -8,6 +8,7 @@ import type { Network } from "./Network.ts"
 /** Marks the native gas token in `addresses` (the EVM convention for "no contract"). */
 export const NATIVE_EVM_ADDRESS = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
 
+/** A tradable token: its ticker, decimals, and its contract (or mint) address on each network it exists on. */
 export interface Token {
   /** Upper-case ticker, the canonical name in every response. */
   readonly symbol: string

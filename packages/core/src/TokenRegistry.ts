@@ -1,7 +1,7 @@
 /**
- * Port: the tokens this deployment quotes, trades and charts. The simulator lists its own catalogue
- * (`simulatorTokens`); a live server lists the tokens of its live file, at the addresses deployed on
- * its chains. Lookups accept a ticker (any case) or a contract address (EVM addresses in any case,
+ * Port: the tokens this deployment quotes, trades and charts. The simulator gives its own list
+ * (`simulatorTokens`); another deployment gives its own (a live file's tokens, at the addresses
+ * deployed on its chains). Lookups accept a ticker (any case) or a contract address (EVM addresses in any case,
  * Solana mints exactly); an unknown token, or a token with no contract on the requested network, is
  * `InvalidToken` (docs/decisions.md, "The token registry is a port").
  */
