@@ -20,7 +20,7 @@ import {
 import { makeTrade, T0 } from "./fixtures.ts"
 
 const stages: ReadonlyArray<TradeStage> = ["awaiting_approval", "broadcast", "confirmed", "failed"]
-const eventKinds = ["Broadcast", "Rejected", "ApprovalTimedOut", "Confirmed", "Failed"] as const
+const eventKinds = ["Broadcast", "Rejected", "ApprovalTimedOut", "Confirmed", "Failed", "Reorganised"] as const
 type EventKind = (typeof eventKinds)[number]
 
 const eventOf = (kind: EventKind, at: number): TradeEvent => {
@@ -35,6 +35,8 @@ const eventOf = (kind: EventKind, at: number): TradeEvent => {
       return Events.Confirmed({ at, amountOut: 149_000_000n, fee: 373_000n, gasFee: 5_100n })
     case "Failed":
       return Events.Failed({ at, reason: "SLIPPAGE_EXCEEDED", gasFee: 4_900n })
+    case "Reorganised":
+      return Events.Reorganised({ at })
   }
 }
 
@@ -96,7 +98,14 @@ describe("trade transitions: one test per table row", () => {
     assert.deepStrictEqual(next, { ...trade, stage: "failed", failureReason: "INSUFFICIENT_GAS", gasFee: 4_900n })
   })
 
-  it("the table has exactly those five rows", () => {
+  it("confirmed --Reorganised--> broadcast: the outcome is unknown again, the fee keeps its last figure", () => {
+    const trade = tradeAt("confirmed")
+    const next = applyTradeEvent(trade, Events.Reorganised({ at }))
+    assert.deepStrictEqual(next, { ...trade, stage: "broadcast", amountOut: null, gasFee: null, confirmedAt: null })
+    assert.strictEqual(statusOfStage(next.stage), "pending")
+  })
+
+  it("the table has exactly those six rows", () => {
     assert.deepStrictEqual(
       Object.entries(tradeTransitions).map(([event, row]) => `${row.from} ${event} ${row.to}`).toSorted(),
       [
@@ -104,7 +113,8 @@ describe("trade transitions: one test per table row", () => {
         "awaiting_approval Broadcast broadcast",
         "awaiting_approval Rejected failed",
         "broadcast Confirmed confirmed",
-        "broadcast Failed failed"
+        "broadcast Failed failed",
+        "confirmed Reorganised broadcast"
       ]
     )
   })

@@ -52,6 +52,7 @@ export {
   type FollowedTrade,
   layerLiveFollowers,
   layerLivePorts,
+  layerLiveTokenRegistry,
   type LiveFollowerOptions,
   type LiveNetworkHealth,
   LiveNetworkStatus,

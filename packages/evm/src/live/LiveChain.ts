@@ -14,7 +14,6 @@ import { type SwapCall, swapGasLimit, swapTransaction } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
 import type { LiveNetworkStatus } from "./LiveNetworkStatus.ts"
 import { type LiveNetworkContext, type LiveStateShape, networkContext, tokenAddress } from "./LiveState.ts"
-import type { NonceManager } from "./NonceManager.ts"
 
 /**
  * The gas of a swap through the project's contract when the node cannot estimate it (no allowance
@@ -31,7 +30,6 @@ export const swapDeadlineMs = 10 * 60 * 1000
 
 /** Live settings of the chain. */
 export interface LiveChainOptions {
-  readonly nonces: NonceManager
   /** Quotes and swaps on a network that is down fail at once. */
   readonly status: LiveNetworkStatus["Service"]
 }
@@ -166,7 +164,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       const approvalKey = `${context.network}:${from}:${tokenIn}`
       const pendingCount = call(context, () =>
         context.rpc.client.getTransactionCount({ address: from, blockTag: "pending" }))
-      const sent = yield* options.nonces.withNonce(from, pendingCount, (nonce) =>
+      const sent = yield* state.nonces.withNonce(from, pendingCount, (nonce) =>
         Effect.gen(function*() {
           const transactions: Array<Hash> = []
           const needsApproval = !approved.has(approvalKey) &&
@@ -223,6 +221,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         tradeId: intent.tradeId,
         accountId: intent.accountId,
         network: context.network,
+        wallet: from,
         transactions: sent.transactions,
         sentAt: now,
         refused: sent.refused,
@@ -239,7 +238,16 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         return Effect.die(new Error(`${intent.accountId} has no signing key on ${intent.network}`))
       }
       return submitDelegated(intent, signer)
-    }).pipe(Effect.orDie)
+    }).pipe(
+      Effect.orDie,
+      // Nothing was broadcast (a network that is down, a quote that failed): the trade never starts,
+      // and its funds are free again. The use case records nothing for it.
+      Effect.tapCause(() =>
+        Effect.sync(() => {
+          if (state.holds.delete(intent.tradeId)) state.holdsVersion.value += 1
+        })
+      )
+    )
 
   const decide: Chain["Service"]["decide"] = (tradeId, approve) =>
     Effect.gen(function*() {

@@ -17,7 +17,7 @@ import {
   TradeRepository
 } from "@swapdesk/core"
 import { Clock, Effect, Layer, Option } from "effect"
-import { type Hash, TransactionNotFoundError, type TransactionReceipt } from "viem"
+import { getAddress, type Hash, TransactionNotFoundError, type TransactionReceipt } from "viem"
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { swapOutcome } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
@@ -110,6 +110,7 @@ export const layerLiveFollowers = (
         tradeId: trade.id,
         accountId: trade.accountId,
         network: trade.network as EvmNetwork,
+        wallet: getAddress(trade.walletAddress),
         transactions: [trade.txHash as Hash],
         sentAt: trade.submittedAt ?? trade.createdAt,
         refused: false,
@@ -160,7 +161,7 @@ export const layerLiveFollowers = (
               )
           )
           if (block !== trade.confirmedIn.hash) {
-            const { confirmedIn: _, ...rest } = trade
+            const { confirmedIn: _, minedIn: __, ...rest } = trade
             state.followed.set(trade.tradeId, rest)
             return yield* report(trade, Events.Reorganised({ at: now }))
           }
@@ -175,10 +176,17 @@ export const layerLiveFollowers = (
         }
         const swapHash = trade.transactions[trade.transactions.length - 1]!
         const depth = yield* context.rpc.confirmations(swapHash)
+        if (depth._tag === "NotMined" && trade.minedIn !== undefined) {
+          // Its block was reorganised away before it was confirmed: the hold counts again.
+          const { minedIn: _, ...rest } = trade
+          state.followed.set(trade.tradeId, rest)
+        }
         if (depth._tag === "NotMined") {
           const late = now - trade.sentAt > notMinedTimeoutMs
           const dropped = !late && now - trade.sentAt > dropGraceMs && !(yield* known(context, swapHash))
           if (late || dropped) {
+            // Its nonce is free again: the wallet's next transaction takes it.
+            state.nonces.resync(trade.wallet)
             return yield* report(
               trade,
               Events.Failed({ at: now, reason: "NETWORK_ERROR", gasFee: yield* gasPaid(context, trade, []) })
@@ -186,7 +194,12 @@ export const layerLiveFollowers = (
           }
           return
         }
-        if (!depth.confirmed) return
+        if (!depth.confirmed) {
+          if (depth.receipt.status === "success" && trade.minedIn !== depth.receipt.blockNumber) {
+            state.followed.set(trade.tradeId, { ...trade, minedIn: depth.receipt.blockNumber })
+          }
+          return
+        }
         const receipt = depth.receipt
         const gasFee = yield* gasPaid(context, trade, [receipt])
         if (receipt.status !== "success") {
@@ -218,17 +231,23 @@ export const layerLiveFollowers = (
 
     const follow = (context: LiveNetworkContext) =>
       Effect.gen(function*() {
-        let lastHead = -1n
+        // By hash: a reorganisation can replace the head without changing its number.
+        let lastHead: string | undefined
         while (true) {
-          const head = yield* context.rpc.headBlock.pipe(Effect.option)
-          if (Option.isSome(head) && head.value !== lastHead) {
-            lastHead = head.value
+          const head = yield* call(context, () => context.rpc.client.getBlock({ blockTag: "latest" })).pipe(
+            Effect.option
+          )
+          if (Option.isSome(head) && head.value.hash !== lastHead) {
+            lastHead = head.value.hash
             const now = yield* Clock.currentTimeMillis
             const trades = [...state.followed.values()].filter((t) => t.network === context.network)
             // A trade whose reading failed (the node went away) is read again at the next head.
             yield* Effect.forEach(
               trades,
-              (trade) => check(context, trade, head.value, now).pipe(Effect.catch(() => Effect.void)),
+              (trade) =>
+                check(context, trade, head.value.number, now).pipe(
+                  Effect.catchCause((cause) => Effect.logWarning(`following trade ${trade.tradeId}`, cause))
+                ),
               { concurrency: 4, discard: true }
             )
           }

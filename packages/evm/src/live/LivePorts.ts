@@ -15,7 +15,6 @@ import { makeLivePriceFeed } from "./LivePriceFeed.ts"
 import { LiveState, makeLiveState } from "./LiveState.ts"
 import { liveTokensOf } from "./LiveTokens.ts"
 import { makeLiveWallets, restoreHolds } from "./LiveWallets.ts"
-import { makeNonceManager } from "./NonceManager.ts"
 
 /** What the live ports are built from. */
 export interface LivePortsOptions {
@@ -49,7 +48,7 @@ export const layerLivePorts = (
     )
     return Context.make(LiveState, state).pipe(
       Context.add(LiveNetworkStatus, status),
-      Context.add(Chain, makeLiveChain(state, { nonces: makeNonceManager(), status })),
+      Context.add(Chain, makeLiveChain(state, { status })),
       Context.add(Wallets, makeLiveWallets(state, status)),
       Context.add(PriceFeed, makeLivePriceFeed(state, liveTokensOf(options.config))),
       Context.add(OrderSigner, makeLiveOrderSigner(state))

@@ -10,6 +10,7 @@ import { type MarketStats, MoneyDecimal, type PriceFeed, type Token } from "@swa
 import { Clock, Effect } from "effect"
 import { type Address, parseAbi, zeroAddress } from "viem"
 import { nativeTokenAddress } from "../EvmNetwork.ts"
+import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
 import { type LiveNetworkContext, type LiveStateShape, networkContext, tokenAddress } from "./LiveState.ts"
 
 const factoryAbi = parseAbi(["function getPair(address tokenA, address tokenB) view returns (address pair)"])
@@ -18,25 +19,30 @@ const pairAbi = parseAbi([
   "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)"
 ])
 
-/** Units of `quote` per unit of `base` at the pool's mid price, when a pool with liquidity exists. */
-const midPrice = (context: LiveNetworkContext, base: Address, quote: Address) =>
+const call = <A>(context: LiveNetworkContext, run: () => Promise<A>): Effect.Effect<A, EvmRpcFailure> =>
+  Effect.tryPromise({ try: run, catch: (error) => rpcFailure(context.network, error) })
+
+/**
+ * Units of `quote` per unit of `base` at the pool's mid price at `blockNumber`, when a pool with
+ * liquidity exists.
+ */
+const midPrice = (context: LiveNetworkContext, base: Address, quote: Address, blockNumber: bigint) =>
   Effect.gen(function*() {
     const client = context.rpc.client
-    const pair = yield* Effect.promise(() =>
+    const pair = yield* call(context, () =>
       client.readContract({
         address: context.rpc.settings.dex.factory,
         abi: factoryAbi,
         functionName: "getPair",
-        args: [base, quote]
-      })
-    )
+        args: [base, quote],
+        blockNumber
+      }))
     if (pair === zeroAddress) return undefined
-    const [token0, [reserve0, reserve1]] = yield* Effect.promise(() =>
+    const [token0, [reserve0, reserve1]] = yield* call(context, () =>
       Promise.all([
-        client.readContract({ address: pair, abi: pairAbi, functionName: "token0" }),
-        client.readContract({ address: pair, abi: pairAbi, functionName: "getReserves" })
-      ])
-    )
+        client.readContract({ address: pair, abi: pairAbi, functionName: "token0", blockNumber }),
+        client.readContract({ address: pair, abi: pairAbi, functionName: "getReserves", blockNumber })
+      ]))
     const [baseReserve, quoteReserve] = token0.toLowerCase() === base.toLowerCase()
       ? [reserve0, reserve1]
       : [reserve1, reserve0]
@@ -68,31 +74,56 @@ const statsOf = (symbol: string, price: MoneyDecimal): MarketStats => ({
 /** The core's `PriceFeed` over the shared state; `tokens` are the file's (`liveTokensOf`). */
 export const makeLivePriceFeed = (state: LiveStateShape, tokens: ReadonlyArray<Token>): PriceFeed["Service"] => {
   const bySymbol = new Map(tokens.map((t) => [t.symbol, t]))
+  /** The last price read of each token: what a read answers while its network is down. */
+  const lastPrice = new Map<string, MoneyDecimal>()
+  /** The last statistics handed out per token: the same object while the price stands still. */
+  const lastStats = new Map<string, MarketStats>()
 
-  const priceUsd: PriceFeed["Service"]["priceUsd"] = (symbol) =>
+  /** The price now: every pool read at one block. */
+  const readPrice = (symbol: string) =>
     Effect.gen(function*() {
       const token = bySymbol.get(symbol)
       if (token === undefined) return yield* Effect.die(new Error(`${symbol} is not a token of the live file`))
       const context = networkContext(state, token.primaryNetwork)
-      if (symbol === context.settings.quoteToken) return new MoneyDecimal(1)
+      if (symbol === context.settings.quoteToken.toUpperCase()) return new MoneyDecimal(1)
       const weth = context.rpc.settings.dex.weth
       const address = tokenAddress(context, symbol)
       const base = address === nativeTokenAddress ? weth : address
       const quote = tokenAddress(context, context.settings.quoteToken)
-      const direct = yield* midPrice(context, base, quote)
+      const blockNumber = yield* context.rpc.headBlock
+      const direct = yield* midPrice(context, base, quote, blockNumber)
       if (direct !== undefined) return direct
-      const [inWeth, wethUsd] = yield* Effect.all([midPrice(context, base, weth), midPrice(context, weth, quote)], {
-        concurrency: 2
-      })
+      const [inWeth, wethUsd] = yield* Effect.all([
+        midPrice(context, base, weth, blockNumber),
+        midPrice(context, weth, quote, blockNumber)
+      ], { concurrency: 2 })
       if (inWeth === undefined || wethUsd === undefined) {
         return yield* Effect.die(new Error(`${symbol} has no pool against ${context.settings.quoteToken} or WETH`))
       }
       return inWeth.mul(wethUsd)
     })
 
+  const priceUsd: PriceFeed["Service"]["priceUsd"] = (symbol) =>
+    readPrice(symbol).pipe(
+      Effect.tap((price) => Effect.sync(() => lastPrice.set(symbol, price))),
+      Effect.catch((failure) => {
+        const known = lastPrice.get(symbol)
+        return known === undefined ? Effect.die(failure) : Effect.succeed(known)
+      })
+    )
+
+  const stats: PriceFeed["Service"]["stats"] = (symbol) =>
+    Effect.map(priceUsd(symbol), (price) => {
+      const known = lastStats.get(symbol)
+      if (known !== undefined && known.priceUsd.eq(price)) return known
+      const fresh = statsOf(symbol, price)
+      lastStats.set(symbol, fresh)
+      return fresh
+    })
+
   return {
     priceUsd,
-    stats: (symbol) => Effect.map(priceUsd(symbol), (price) => statsOf(symbol, price)),
+    stats,
     hourlyVolumes: () => Effect.succeed({ volume1hUsd: 0, averageHourlyVolume24hUsd: 0 }),
     candles: () => Effect.succeed([]),
     trending: () => Effect.map(Clock.currentTimeMillis, (updatedAt) => ({ updatedAt, entries: [] })),

@@ -11,6 +11,7 @@ import type { DelegatedSigner } from "../DelegatedSigners.ts"
 import { type EvmNetwork, isEvmNetwork, nativeTokenAddress } from "../EvmNetwork.ts"
 import { type EvmRpc, evmRpcSettingsOf, makeEvmRpc } from "../EvmRpc.ts"
 import { addressOf, type LiveConfig, type LiveNetwork, liveNetworksOf } from "../LiveConfig.ts"
+import { makeNonceManager, type NonceManager } from "./NonceManager.ts"
 
 /** One configured network as the ports use it. */
 export interface LiveNetworkContext {
@@ -19,7 +20,7 @@ export interface LiveNetworkContext {
   readonly rpc: EvmRpc
   /** The project's contract, when deployed. */
   readonly swapdeskRouter: Address | undefined
-  /** Each listed token's address by symbol, `ETH` as `nativeTokenAddress`. */
+  /** Each listed token's address by upper-case symbol, `ETH` as `nativeTokenAddress`. */
   readonly addresses: ReadonlyMap<string, Address>
 }
 
@@ -34,8 +35,15 @@ export interface FollowedTrade {
   readonly sentAt: number
   /** The node refused the swap at broadcast: nothing of it will ever be mined. */
   readonly refused: boolean
+  /** The wallet that sent it. */
+  readonly wallet: Address
   /** The funds the trade holds, put back should a reorganisation undo its confirmation. */
   readonly hold?: Hold
+  /**
+   * The block its swap was mined in, successfully, before it was confirmed: a balance read at that
+   * block or later already shows the swap, so the trade's hold no longer counts against it.
+   */
+  readonly minedIn?: bigint
   /** The block the trade was confirmed in, once reported confirmed: a reorganisation is watched for. */
   readonly confirmedIn?: { readonly number: bigint; readonly hash: Hash }
 }
@@ -52,6 +60,8 @@ export interface LiveStateShape {
   readonly holdsVersion: { value: number }
   /** Trades being followed, by id. */
   readonly followed: Map<string, FollowedTrade>
+  /** The delegated wallets' nonces. */
+  readonly nonces: NonceManager
 }
 
 /** The live ports' shared state (provided by `layerLivePorts`, required by `layerLiveFollowers`). */
@@ -72,7 +82,7 @@ export const makeLiveState = (
   const networks = new Map<EvmNetwork, LiveNetworkContext>()
   for (const [network, settings] of liveNetworksOf(config)) {
     const addresses = new Map<string, Address>([["ETH", nativeTokenAddress]])
-    for (const token of settings.tokens) addresses.set(token.symbol, getAddress(addressOf(token.address)))
+    for (const token of settings.tokens) addresses.set(token.symbol.toUpperCase(), getAddress(addressOf(token.address)))
     const rpcSettings = evmRpcSettingsOf(
       network,
       settings,
@@ -93,7 +103,8 @@ export const makeLiveState = (
     signerOf: (accountId, network) => bySigner.get(`${accountId}:${network}`),
     holds: new Map(),
     holdsVersion: { value: 0 },
-    followed: new Map()
+    followed: new Map(),
+    nonces: makeNonceManager()
   }
 }
 
@@ -106,7 +117,7 @@ export const networkContext = (state: LiveStateShape, network: Network): LiveNet
 
 /** A listed token's address on the network (`nativeTokenAddress` for ETH); a miss is a defect. */
 export const tokenAddress = (context: LiveNetworkContext, symbol: string): Address => {
-  const address = context.addresses.get(symbol)
+  const address = context.addresses.get(symbol.toUpperCase())
   if (address === undefined) throw new Error(`${symbol} is not listed on ${context.network}`)
   return address
 }

@@ -3,7 +3,8 @@
  * built from in live mode. A token listed on several networks is one token with an address on each;
  * `ETH` is the native coin of every configured network.
  */
-import { NATIVE_EVM_ADDRESS, type Network, type Token } from "@swapdesk/core"
+import { makeTokenCatalog, NATIVE_EVM_ADDRESS, type Network, type Token, TokenRegistry } from "@swapdesk/core"
+import { Layer } from "effect"
 import { getAddress } from "viem"
 import { addressOf, type LiveConfig, liveNetworksOf } from "../LiveConfig.ts"
 
@@ -11,14 +12,14 @@ import { addressOf, type LiveConfig, liveNetworksOf } from "../LiveConfig.ts"
 const knownNames: Readonly<Record<string, string>> = { ETH: "Ether", WETH: "Wrapped Ether" }
 
 /**
- * Every token of the file: its symbol, name (the symbol, or the native coin's and WETH's usual
+ * Every token of the file: its symbol (upper case, as the API names tokens), name (the symbol, or the native coin's and WETH's usual
  * names), decimals, addresses per network (checksummed), its network of record (the first network
  * in the order ethereum, base, arbitrum that lists it) and whether it is a stablecoin (some
  * network's `quoteToken`). `ETH` comes first, native on every configured network.
  */
 export const liveTokensOf = (config: LiveConfig): ReadonlyArray<Token> => {
   const networks = liveNetworksOf(config)
-  const quoteTokens = new Set(networks.map(([, settings]) => settings.quoteToken))
+  const quoteTokens = new Set(networks.map(([, settings]) => settings.quoteToken.toUpperCase()))
   const bySymbol = new Map<
     string,
     { decimals: number; primaryNetwork: Network; addresses: Partial<Record<Network, string>> }
@@ -34,9 +35,10 @@ export const liveTokensOf = (config: LiveConfig): ReadonlyArray<Token> => {
   for (const [name, settings] of networks) {
     for (const token of settings.tokens) {
       const address = getAddress(addressOf(token.address))
-      const known = bySymbol.get(token.symbol)
+      const symbol = token.symbol.toUpperCase()
+      const known = bySymbol.get(symbol)
       if (known === undefined) {
-        bySymbol.set(token.symbol, { decimals: token.decimals, primaryNetwork: name, addresses: { [name]: address } })
+        bySymbol.set(symbol, { decimals: token.decimals, primaryNetwork: name, addresses: { [name]: address } })
       } else {
         known.addresses[name] = address
       }
@@ -51,3 +53,7 @@ export const liveTokensOf = (config: LiveConfig): ReadonlyArray<Token> => {
     stablecoin: quoteTokens.has(symbol)
   }))
 }
+
+/** The core's `TokenRegistry` of the file's tokens (`liveTokensOf`). */
+export const layerLiveTokenRegistry = (config: LiveConfig): Layer.Layer<TokenRegistry> =>
+  Layer.sync(TokenRegistry, () => makeTokenCatalog(liveTokensOf(config)))

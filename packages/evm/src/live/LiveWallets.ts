@@ -68,38 +68,63 @@ export const makeLiveWallets = (state: LiveStateShape, status: LiveNetworkStatus
   const decimalsOf = (network: Network, symbol: string): number =>
     symbol === "ETH"
       ? 18
-      : networkContext(state, network).settings.tokens.find((t) => t.symbol === symbol)?.decimals ?? 18
+      : networkContext(state, network).settings.tokens.find((t) => t.symbol.toUpperCase() === symbol)?.decimals ?? 18
 
-  const reservedOf = (accountId: string, network: Network, token: string): bigint => {
+  /**
+   * What the account's holds reserve of `token` against a balance read at `atBlock`: a trade whose
+   * swap was mined by then is already out of that balance, and its hold does not count twice.
+   */
+  const reservedOf = (accountId: string, network: Network, token: string, atBlock?: bigint): bigint => {
     let sum = 0n
     for (const hold of state.holds.values()) {
-      if (hold.accountId === accountId && hold.network === network && hold.token === token) sum += hold.amount
+      if (hold.accountId !== accountId || hold.network !== network || hold.token !== token) continue
+      const minedIn = state.followed.get(hold.holdId)?.minedIn
+      if (atBlock !== undefined && minedIn !== undefined && minedIn <= atBlock) continue
+      sum += hold.amount
     }
     return sum
   }
 
-  /** The wallet's on-chain balance of every listed token (and ETH), by symbol. */
-  const onChain = (accountId: string, network: Network) =>
+  /** The last balances read of each wallet: what a read answers while its network is down. */
+  const lastRead = new Map<string, { readonly blockNumber: bigint; readonly balances: ReadonlyMap<string, bigint> }>()
+
+  /**
+   * The wallet's on-chain balance of every listed token (and ETH), by symbol, and the block read.
+   * With `fresh`, only a balance read now will do (a hold is never checked against a stale one);
+   * otherwise a network that is down answers the last balances read.
+   */
+  const onChain = (accountId: string, network: Network, fresh: boolean) =>
     Effect.gen(function*() {
       const wallet = walletsOf(accountId).find((w) => w.network === network)
-      if (wallet === undefined) return new Map<string, bigint>()
+      if (wallet === undefined) return { blockNumber: undefined, balances: new Map<string, bigint>() }
       const context = networkContext(state, network)
       const symbols = [...context.addresses.keys()].filter((s) => s !== "ETH")
       const tokens = symbols.map((s) => context.addresses.get(s)!)
-      const read = yield* context.rpc.balances(wallet.address as Address, tokens).pipe(Effect.orDie)
-      const balances = new Map<string, bigint>([["ETH", read.native]])
-      symbols.forEach((symbol, i) => balances.set(symbol, read.tokens.get(tokens[i]!) ?? 0n))
-      return balances
+      const key = `${accountId}:${network}`
+      const read = yield* context.rpc.balances(wallet.address as Address, tokens).pipe(
+        Effect.map((found) => {
+          const balances = new Map<string, bigint>([["ETH", found.native]])
+          symbols.forEach((symbol, i) => balances.set(symbol, found.tokens.get(tokens[i]!) ?? 0n))
+          const result = { blockNumber: found.blockNumber, balances }
+          lastRead.set(key, result)
+          return result
+        }),
+        Effect.catch((failure) => {
+          const known = lastRead.get(key)
+          return fresh || known === undefined ? Effect.die(failure) : Effect.succeed(known)
+        })
+      )
+      return read
     })
 
   const balances: Wallets["Service"]["balances"] = (accountId, network) =>
-    Effect.map(onChain(accountId, network), (amounts) => {
+    Effect.map(onChain(accountId, network, false), ({ balances: amounts, blockNumber }) => {
       const result = new Map<string, Balance>()
       for (const [symbol, amount] of amounts) {
         const reserved = reservedOf(accountId, network, symbol)
-        // Between a swap's inclusion and its confirmation both the chain and the hold count it: never below 0.
+        const counted = reservedOf(accountId, network, symbol, blockNumber)
         if (amount > 0n || reserved > 0n || symbol === "ETH") {
-          result.set(symbol, { free: amount > reserved ? amount - reserved : 0n, reserved })
+          result.set(symbol, { free: amount > counted ? amount - counted : 0n, reserved })
         }
       }
       return result
@@ -121,10 +146,10 @@ export const makeLiveWallets = (state: LiveStateShape, status: LiveNetworkStatus
 
   const reserve: Wallets["Service"]["reserve"] = (hold) =>
     Effect.gen(function*() {
-      const amounts = yield* onChain(hold.accountId, hold.network)
-      const onChainAmount = amounts.get(hold.token) ?? 0n
+      const read = yield* onChain(hold.accountId, hold.network, true)
+      const onChainAmount = read.balances.get(hold.token) ?? 0n
       // Read and check apart, but the check and the insertion together: no other hold slips between them.
-      const reserved = reservedOf(hold.accountId, hold.network, hold.token)
+      const reserved = reservedOf(hold.accountId, hold.network, hold.token, read.blockNumber)
       const free = onChainAmount > reserved ? onChainAmount - reserved : 0n
       if (hold.amount > free) {
         const decimals = decimalsOf(hold.network, hold.token)
@@ -160,7 +185,7 @@ export const makeLiveWallets = (state: LiveStateShape, status: LiveNetworkStatus
       const known = openings.get(key)
       if (known !== undefined) return known
       const at = yield* Clock.currentTimeMillis
-      const read = { at, balances: yield* onChain(accountId, network) }
+      const read = { at, balances: (yield* onChain(accountId, network, true)).balances }
       openings.set(key, read)
       return read
     })

@@ -29,6 +29,11 @@ export interface NonceManager {
     pendingCount: Effect.Effect<number, EvmRpcFailure>,
     use: (nonce: number) => Effect.Effect<NonceUse<A>, E>
   ) => Effect.Effect<A, E | EvmRpcFailure>
+  /**
+   * Forgets the wallet's next nonce: its next turn reads the node's count. For a transaction that
+   * left the node without being mined (dropped), whose nonce the wallet's next one must reuse.
+   */
+  readonly resync: (wallet: Address) => void
 }
 
 export const makeNonceManager = (): NonceManager => {
@@ -56,6 +61,10 @@ export const makeNonceManager = (): NonceManager => {
             return outcome.result
           })
         )
-      })
+      }),
+    resync: (wallet) => {
+      const entry = wallets.get(wallet.toLowerCase())
+      if (entry !== undefined) entry.next = undefined
+    }
   }
 }

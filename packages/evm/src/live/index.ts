@@ -24,6 +24,6 @@ export {
   networkContext,
   tokenAddress
 } from "./LiveState.ts"
-export { liveTokensOf } from "./LiveTokens.ts"
+export { layerLiveTokenRegistry, liveTokensOf } from "./LiveTokens.ts"
 export { makeLiveWallets, restoreHolds } from "./LiveWallets.ts"
 export { makeNonceManager, type NonceManager, type NonceUse } from "./NonceManager.ts"
