@@ -6,21 +6,15 @@
  * file's; the other ports run on the wall clock (`live/LiveRuntime.ts`); the records are kept in
  * the SQL store, seeded with the file's accounts and keys (`live/LiveSeed.ts`).
  */
-import {
-  type ChannelTransport,
-  DomainLive,
-  rateLimitsPerMinute,
-  TokenRegistry,
-  type WebhookTransport
-} from "@swapdesk/core"
+import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTransport } from "@swapdesk/core"
 import {
   type DelegatedSigner,
   layerLiveFollowers,
   layerLivePorts,
+  layerLiveTokenRegistry,
   type LiveConfig,
   type LiveFollowerOptions,
-  LiveNetworkStatus,
-  liveTokensOf
+  LiveNetworkStatus
 } from "@swapdesk/evm"
 import {
   Api,
@@ -86,7 +80,7 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
   const runtime = Layer.mergeAll(
     layerLiveRuntime.pipe(Layer.provideMerge(options.adapters ?? webhooksOnly)),
     options.repositories,
-    TokenRegistry.layer(liveTokensOf(config))
+    layerLiveTokenRegistry(config)
   )
   const ports = layerLivePorts({
     config,
