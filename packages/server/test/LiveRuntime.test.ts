@@ -62,14 +62,14 @@ describe("the wall-clock timer", () => {
     }).pipe(Effect.provide(layerWallClockTimer)))
 })
 
-describe("live notifications", () => {
-  const notification = (channel: Notification["channel"]): Notification => ({
-    channel,
-    to: "ops@example.com",
-    alertId: "alrt_1",
-    message: "SOL crossed 150"
-  })
+const notification = (channel: Notification["channel"]): Notification => ({
+  channel,
+  to: "ops@example.com",
+  alertId: "alrt_1",
+  message: "SOL crossed 150"
+})
 
+describe("live notifications", () => {
   it.effect("go out on a configured channel, again after the first retry delay when an attempt fails", () => {
     const attempts: Array<Notification> = []
     const transport = Layer.succeed(ChannelTransport, {
