@@ -3,7 +3,8 @@
 // bad fields (one line per field, path and value), a file naming solana, SCENARIO beside
 // LIVE_CONFIG, no DATABASE_URL, a network without the project's contract (naming `live:deploy`), a
 // delegated wallet whose key variable is unset or holds another address's key (naming the
-// variable, never printing the value); and that nothing listens before the refusal.
+// variable, never printing the value); and that nothing listens before the refusal. A node that
+// does not answer is no refusal: the server starts, reports the network down and answers 503 on it.
 import { assert, describe, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
@@ -146,4 +147,46 @@ describe("pnpm start with LIVE_CONFIG", () => {
     },
     60_000
   )
+
+  it("starts with a network whose RPC does not answer, reporting it down and answering 503 on it", async () => {
+    const path = writeLive(liveFile())
+    const child = spawn(process.execPath, [mainPath], {
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        PORT: "0",
+        HOST: "127.0.0.1",
+        LIVE_CONFIG: path,
+        DATABASE_URL: database(),
+        WALLET_ACCT_LIVE_ETHEREUM: walletKey
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString()
+          const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
+          if (match !== null) resolve(`http://127.0.0.1:${match[1]}`)
+        })
+        void exited.then((code) => reject(new Error(`exited ${code}: ${output}`)))
+      })
+      const health = await (await fetch(`${baseUrl}/v1/health`)).json() as any
+      assert.deepStrictEqual(health.data.networks, {
+        ethereum: { chainId: 1, rpc: "down", headBlock: null, indexedBlock: null, lagBlocks: null }
+      })
+      const quote = await fetch(`${baseUrl}/v1/quote?tokenIn=USDC&tokenOut=WETH&amountIn=10&network=ethereum`, {
+        headers: { authorization: `Bearer sd_live_${"a1B2".repeat(10)}` }
+      })
+      assert.strictEqual(quote.status, 503)
+      assert.strictEqual(quote.headers.get("retry-after"), "5")
+      assert.strictEqual(((await quote.json()) as any).error.code, "NETWORK_UNAVAILABLE")
+      child.kill("SIGTERM")
+      assert.strictEqual(await exited, 0)
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL")
+    }
+  }, 60_000)
 })
