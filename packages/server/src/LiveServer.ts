@@ -44,8 +44,6 @@ export interface LiveAppOptions<E> {
   readonly adapters?: Layer.Layer<ChannelTransport | WebhookTransport> | undefined
   /** The origins browsers may call the API from (`CORS_ORIGINS`); none unless given. */
   readonly corsOrigins?: ReadonlyArray<string> | undefined
-  /** How often each network's RPC is checked (5 s unless given). */
-  readonly statusPollIntervalMs?: number | undefined
   /** How the trades in flight are followed (`@swapdesk/evm`'s defaults unless given). */
   readonly followers?: LiveFollowerOptions | undefined
 }
@@ -82,11 +80,11 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
     options.repositories,
     layerLiveTokenRegistry(config)
   )
-  const ports = layerLivePorts({
-    config,
-    signers: options.signers,
-    ...(options.statusPollIntervalMs === undefined ? {} : { statusPollIntervalMs: options.statusPollIntervalMs })
-  }).pipe(Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime))))
+  // Each RPC is checked at the adapters' default interval (5 s), which is the `Retry-After` of a
+  // `503 NETWORK_UNAVAILABLE` (docs/decisions.md, "NETWORK_UNAVAILABLE").
+  const ports = layerLivePorts({ config, signers: options.signers }).pipe(
+    Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime)))
+  )
   const world = layerLiveFollowers(options.followers).pipe(
     Layer.provideMerge(DomainLive.pipe(Layer.provideMerge(ports)))
   )
