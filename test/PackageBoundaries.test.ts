@@ -47,6 +47,7 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "@swapdesk/channels",
     "@swapdesk/store",
     "@swapdesk/web",
+    "@swapdesk/evm",
     "node:"
   ],
   web: ["effect", "node:", "preact", "@preact/signals", "lightweight-charts", "@swapdesk/http"]

@@ -4,17 +4,16 @@
  * alerts, so a durable repository's alerts are watched again after a restart, or from
  * `RestoredIndexes`.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect } from "effect"
 import { AlertEngine } from "./AlertEngine.ts"
+import { indexLayer } from "./IndexLayer.ts"
 import { AlertRepository } from "./Repositories.ts"
-import { RestoredIndexes } from "./RestoredIndexes.ts"
 
 export class AlertIndex extends Context.Service<AlertIndex, AlertEngine>()("@swapdesk/core/AlertIndex") {
-  static readonly layer = Layer.effect(
+  static readonly layer = indexLayer(
     AlertIndex,
+    (restored) => AlertEngine.restore(restored.alerts),
     Effect.gen(function*() {
-      const restored = yield* RestoredIndexes
-      if (restored !== undefined) return AlertEngine.restore(restored.alerts)
       const engine = new AlertEngine()
       for (const alert of yield* (yield* AlertRepository).active) engine.arm(alert)
       return engine

@@ -53,6 +53,10 @@ export const errorCatalogue = {
     "the Idempotency-Key was used with another body, or its first request is still in flight"
   ),
   RATE_LIMITED: transient(429, "too many requests; wait for Retry-After seconds"),
+  NETWORK_UNAVAILABLE: transient(
+    503,
+    "live mode: the network's RPC does not answer (or answers another chain id); retry after Retry-After seconds"
+  ),
   NOT_FOUND: permanent(404, "no such route"),
   METHOD_NOT_ALLOWED: permanent(405, "the route exists but not for this method"),
   PAYLOAD_TOO_LARGE: permanent(413, "the request body is over 64 KiB"),

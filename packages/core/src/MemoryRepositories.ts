@@ -71,6 +71,18 @@ const recordsOf = <A extends { readonly accountId: string }>(
 const byId = <A>(rows: ReadonlyMap<string, A>) => (id: string): Effect.Effect<Option.Option<A>> =>
   Effect.sync(() => Option.fromNullishOr(rows.get(id)))
 
+/**
+ * What trades and orders answer alike: `recordsOf`, and a swap by id alone (the chain and the
+ * order watcher name a swap, not its account).
+ */
+const swapRecordsOf = <A extends TradeRecord | OrderRecord>(
+  rows: ReadonlyMap<string, A>,
+  write: (record: A) => void
+) => ({
+  ...recordsOf(rows, write),
+  getById: byId(rows)
+})
+
 /** The record with this id, if there is one and it belongs to the account. */
 const ownedBy = <A extends { readonly accountId: string }>(
   rows: ReadonlyMap<string, A>,
@@ -288,8 +300,7 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
 export const memoryTradeRepository = (): TradeRepository["Service"] => {
   const { rows, index, write, listPage } = listedRows<TradeRecord>(tradeKeys)
   return {
-    ...recordsOf(rows, write),
-    getById: byId(rows),
+    ...swapRecordsOf(rows, write),
     list: (accountId, filter, page) =>
       listPage(
         accountId,
@@ -321,8 +332,7 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
     holds: (order) => order.status === "pending"
   })
   return {
-    ...recordsOf(rows, write),
-    getById: byId(rows),
+    ...swapRecordsOf(rows, write),
     list: (accountId, filter, page) =>
       listPage(
         accountId,
@@ -340,14 +350,9 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
 
 /** `WebhookRepository` in memory. */
 export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
-  const rows = new Map<string, WebhookRecord>()
-  const index = new ListIndex()
+  const { rows, index, write } = listedRows<WebhookRecord>((webhook) => [webhook.accountId])
   return {
-    insert: (webhook) =>
-      Effect.sync(() => {
-        rows.set(webhook.id, webhook)
-        index.add(webhook.accountId, webhook.createdAt, webhook.id)
-      }),
+    insert: (webhook) => Effect.sync(() => write(webhook)),
     get: (accountId, id) => ownedBy(rows, accountId, id),
     remove: (accountId, id) =>
       Effect.sync(() => {
@@ -362,16 +367,10 @@ export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
 
 /** `WebhookDeliveryRepository` in memory. */
 export const memoryWebhookDeliveryRepository = (): WebhookDeliveryRepository["Service"] => {
-  const rows = new Map<string, WebhookDeliveryRecord>()
-  const index = new ListIndex()
+  // A retried attempt is saved again under its id: filing moves nothing, as its key and time stay.
+  const { rows, index, write } = listedRows<WebhookDeliveryRecord>((delivery) => [delivery.subscriptionId])
   return {
-    save: (delivery) =>
-      Effect.sync(() => {
-        const previous = rows.get(delivery.id)
-        if (previous !== undefined) index.remove(previous.subscriptionId, previous.createdAt, previous.id)
-        index.add(delivery.subscriptionId, delivery.createdAt, delivery.id)
-        rows.set(delivery.id, delivery)
-      }),
+    save: (delivery) => Effect.sync(() => write(delivery)),
     list: (subscriptionId, page) =>
       Effect.sync(() => {
         const { ids, total } = index.page(subscriptionId, {}, page.offset, page.limit)

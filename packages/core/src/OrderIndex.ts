@@ -3,19 +3,18 @@
  * that close, and a snapshot of the simulation reads it. Built from the repository's open orders,
  * so a durable repository's orders are watched again after a restart, or from `RestoredIndexes`.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect } from "effect"
+import { indexLayer } from "./IndexLayer.ts"
 import { isOpen, limitPriceOf } from "./Order.ts"
 import { OrderBook } from "./OrderBook.ts"
 import { OrderRepository } from "./Repositories.ts"
-import { RestoredIndexes } from "./RestoredIndexes.ts"
 import { TokenRegistry } from "./TokenRegistry.ts"
 
 export class OrderIndex extends Context.Service<OrderIndex, OrderBook>()("@swapdesk/core/OrderIndex") {
-  static readonly layer = Layer.effect(
+  static readonly layer = indexLayer(
     OrderIndex,
+    (restored) => OrderBook.restore(restored.orders),
     Effect.gen(function*() {
-      const restored = yield* RestoredIndexes
-      if (restored !== undefined) return OrderBook.restore(restored.orders)
       const tokens = yield* TokenRegistry
       const book = new OrderBook()
       for (const order of yield* (yield* OrderRepository).open) {

@@ -56,6 +56,7 @@ const contractTable: Record<string, number> = {
   ORDER_NOT_CANCELLABLE: 409,
   IDEMPOTENCY_CONFLICT: 409,
   RATE_LIMITED: 429,
+  NETWORK_UNAVAILABLE: 503,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   PAYLOAD_TOO_LARGE: 413,
@@ -174,7 +175,9 @@ describe("the tagged error classes", () => {
       "UNSUPPORTED_MEDIA_TYPE",
       "REQUEST_TIMEOUT",
       "EXPECTATION_FAILED",
-      "INTERNAL_ERROR"
+      "INTERNAL_ERROR",
+      // A live adapter's failure, answered by the HTTP layer's failure answer.
+      "NETWORK_UNAVAILABLE"
     ])
   })
 

@@ -9,6 +9,7 @@ import {
   type Account,
   AccountRepository,
   API_KEY_PATTERN,
+  ApiKeyEnvironment,
   type ApiKeyRecord,
   ApiKeyRepository,
   InsufficientScope,
@@ -51,6 +52,8 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       // The hasher that created the keys: one definition of a key's hash, so a deployment whose
       // adapter hashes differently still signs its own keys in.
       const hasher = yield* SecretHasher
+      // A test key never signs in on a live deployment, nor a live key on the simulator.
+      const environmentPrefix = `sd_${yield* ApiKeyEnvironment}_`
       // Each key record's principal, with the account record it was built from. Records are replaced,
       // never changed, when a key is revoked or an account's plan changes, so a principal is reused
       // only while both records are the ones it was built from. It holds ids, a plan and scopes: no
@@ -68,8 +71,11 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
       }
       // A chain rather than a generator: this runs on every request that carries a key.
       const authenticate = (secret: string): Effect.Effect<Principal["Service"], UnauthorizedKey> =>
-        API_KEY_PATTERN.test(secret)
-          ? Effect.flatMap(
+        !API_KEY_PATTERN.test(secret)
+          ? refused("the API key is malformed")
+          : !secret.startsWith(environmentPrefix)
+          ? refused(`the API key is not a ${environmentPrefix}… key: this server takes no other`)
+          : Effect.flatMap(
             keys.findByHash(hasher.sha256Hex(secret)),
             (key) =>
               Effect.flatMap(clock.now, (at) =>
@@ -81,7 +87,6 @@ export class KeyAuthenticator extends Context.Service<KeyAuthenticator, {
                     return Effect.succeed(principalOf(key.value, account.value))
                   }))
           )
-          : refused("the API key is malformed")
       const fromHeader = (header: string) => {
         const secret = BEARER.exec(header)?.[1]
         return secret === undefined ? refused("the Authorization header must be Bearer <key>") : authenticate(secret)

@@ -158,6 +158,28 @@ const AccountItem = Schema.Struct({ accountId: Schema.String, id: Schema.String 
 const accountBody = <B>(body: Schema.Codec<B, unknown>) => Schema.Struct({ accountId: Schema.String, body })
 const FaultKind = Schema.Literals(faultKinds)
 
+// Most calls are of one of three kinds: on an account's record, with an account's body, on the control.
+
+/** A call on one of an account's records, named by its id: `{ accountId, id }`. */
+const accountItemCall = <A, E>(
+  name: string,
+  run: (world: JournaledServices, accountId: string, id: string) => Effect.Effect<A, E>
+) => operation({ name, args: AccountItem, run: (world, { accountId, id }) => run(world, accountId, id) })
+
+/** A call with an account's request body: `{ accountId, body }`. */
+const accountBodyCall = <B, A, E>(
+  name: string,
+  body: Schema.Codec<B, unknown>,
+  run: (world: JournaledServices, accountId: string, body: B) => Effect.Effect<A, E>
+) => operation({ name, args: accountBody(body), run: (world, args) => run(world, args.accountId, args.body) })
+
+/** A call on the simulator's control. */
+const controlCall = <Args, A, E>(
+  name: string,
+  args: Schema.Codec<Args, JournalArguments>,
+  run: (control: SimulatorControl["Service"], args: Args) => Effect.Effect<A, E>
+) => operation({ name, args, run: ({ control }, decoded) => run(control, decoded) })
+
 /** Every journaled call. */
 export const JournaledOperations = {
   tradesCreate: operation({
@@ -177,16 +199,12 @@ export const JournaledOperations = {
     run: ({ orders }, { accountId, body }) => orders.create(accountId, body),
     idempotent: { accountId: (args) => args.accountId, view: orderView }
   }),
-  ordersCancel: operation({
-    name: "orders.cancel",
-    args: AccountItem,
-    run: ({ orders }, { accountId, id }) => orders.cancel(accountId, id)
-  }),
-  alertsCreate: operation({
-    name: "alerts.create",
-    args: accountBody(CreateAlertBody),
-    run: ({ alerts }, { accountId, body }) => alerts.create(accountId, body)
-  }),
+  ordersCancel: accountItemCall("orders.cancel", ({ orders }, accountId, id) => orders.cancel(accountId, id)),
+  alertsCreate: accountBodyCall(
+    "alerts.create",
+    CreateAlertBody,
+    ({ alerts }, accountId, body) => alerts.create(accountId, body)
+  ),
   alertsSetStatus: operation({
     name: "alerts.setStatus",
     args: Schema.Struct({
@@ -196,11 +214,7 @@ export const JournaledOperations = {
     }),
     run: ({ alerts }, { accountId, id, status }) => alerts.setStatus(accountId, id, status)
   }),
-  alertsRemove: operation({
-    name: "alerts.remove",
-    args: AccountItem,
-    run: ({ alerts }, { accountId, id }) => alerts.remove(accountId, id)
-  }),
+  alertsRemove: accountItemCall("alerts.remove", ({ alerts }, accountId, id) => alerts.remove(accountId, id)),
   apiKeysCreate: operation({
     name: "apiKeys.create",
     args: Schema.Struct({
@@ -209,51 +223,43 @@ export const JournaledOperations = {
     }),
     run: ({ apiKeys }, { body, caller }) => apiKeys.create(caller, body)
   }),
-  apiKeysRevoke: operation({
-    name: "apiKeys.revoke",
-    args: AccountItem,
-    run: ({ apiKeys }, { accountId, id }) => apiKeys.revoke(accountId, id)
-  }),
-  webhooksCreate: operation({
-    name: "webhooks.create",
-    args: accountBody(CreateWebhookBody),
-    run: ({ webhooks }, { accountId, body }) => webhooks.create(accountId, body)
-  }),
-  webhooksRemove: operation({
-    name: "webhooks.remove",
-    args: AccountItem,
-    run: ({ webhooks }, { accountId, id }) => webhooks.remove(accountId, id)
-  }),
-  notificationsUpdate: operation({
-    name: "notifications.update",
-    args: accountBody(UpdateNotificationsBody),
-    run: ({ notifications }, { accountId, body }) => notifications.update(accountId, body)
-  }),
-  controlAdvance: operation({
-    name: "control.advance",
-    args: Schema.Struct({ ms: Schema.Finite }),
-    run: ({ control }, { ms }) => control.advance(ms)
-  }),
-  controlAdvanceTo: operation({
-    name: "control.advanceTo",
-    args: Schema.Struct({ targetMs: Schema.Finite }),
-    run: ({ control }, { targetMs }) => control.advanceTo(targetMs)
-  }),
-  controlSetPrice: operation({
-    name: "control.setPrice",
-    args: Schema.Struct({ token: Schema.String, priceUsd: Schema.Finite }),
-    run: ({ control }, { priceUsd, token }) => control.setPrice(token, priceUsd)
-  }),
-  controlInjectFault: operation({
-    name: "control.injectFault",
-    args: Schema.Struct({ network: Network, kind: FaultKind, durationMs: Schema.Finite }),
-    run: ({ control }, { durationMs, kind, network }) => control.injectFault(network, kind, durationMs)
-  }),
-  controlWhale: operation({
-    name: "control.whale",
-    args: Schema.Struct({ token: Schema.String, network: Network, valueUsd: Schema.Finite }),
-    run: ({ control }, { network, token, valueUsd }) => control.whale(token, network, valueUsd)
-  })
+  apiKeysRevoke: accountItemCall("apiKeys.revoke", ({ apiKeys }, accountId, id) => apiKeys.revoke(accountId, id)),
+  webhooksCreate: accountBodyCall(
+    "webhooks.create",
+    CreateWebhookBody,
+    ({ webhooks }, accountId, body) => webhooks.create(accountId, body)
+  ),
+  webhooksRemove: accountItemCall("webhooks.remove", ({ webhooks }, accountId, id) => webhooks.remove(accountId, id)),
+  notificationsUpdate: accountBodyCall(
+    "notifications.update",
+    UpdateNotificationsBody,
+    ({ notifications }, accountId, body) => notifications.update(accountId, body)
+  ),
+  controlAdvance: controlCall(
+    "control.advance",
+    Schema.Struct({ ms: Schema.Finite }),
+    (control, { ms }) => control.advance(ms)
+  ),
+  controlAdvanceTo: controlCall(
+    "control.advanceTo",
+    Schema.Struct({ targetMs: Schema.Finite }),
+    (control, { targetMs }) => control.advanceTo(targetMs)
+  ),
+  controlSetPrice: controlCall(
+    "control.setPrice",
+    Schema.Struct({ token: Schema.String, priceUsd: Schema.Finite }),
+    (control, args) => control.setPrice(args.token, args.priceUsd)
+  ),
+  controlInjectFault: controlCall(
+    "control.injectFault",
+    Schema.Struct({ network: Network, kind: FaultKind, durationMs: Schema.Finite }),
+    (control, { durationMs, kind, network }) => control.injectFault(network, kind, durationMs)
+  ),
+  controlWhale: controlCall(
+    "control.whale",
+    Schema.Struct({ token: Schema.String, network: Network, valueUsd: Schema.Finite }),
+    (control, { network, token, valueUsd }) => control.whale(token, network, valueUsd)
+  )
 }
 
 /**

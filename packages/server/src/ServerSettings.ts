@@ -57,6 +57,12 @@ const Host = Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
 /** `SCENARIO`: the path of a scenario file; unset, the built-in demo scenario. */
 const Scenario = Config.String("SCENARIO").pipe(Config.withDefault(undefined))
 
+/**
+ * `LIVE_CONFIG`: the path of a live configuration file (docs/live.md): set, the server runs in live
+ * mode on the file's EVM networks instead of the simulator.
+ */
+const LiveConfigPath = Config.String("LIVE_CONFIG").pipe(Config.withDefault(undefined))
+
 /** `LOG_FORMAT`: how log lines are written, `text` (logfmt) or `json` (one object per line). */
 const LogFormatSetting = Config.schema(
   oneOf(Logging.LOG_FORMATS, (found) => `LOG_FORMAT must be text or json (found ${found})`),
@@ -112,6 +118,7 @@ export const ServerSettings = Config.all({
   port: Port,
   host: Host,
   scenario: Scenario,
+  liveConfig: LiveConfigPath,
   logFormat: LogFormatSetting,
   logLevel: LogLevelSetting,
   controlKey: ControlKey,

@@ -16,21 +16,28 @@
  * listen on) is named in one message, and it exits 1. Requests Node's HTTP parser refuses get the
  * contract's error envelope too (`ClientErrors.ts`). The settings are read in `ServerSettings.ts`
  * and the database opened in `SimulatorDatabase.ts`; this module composes and runs the server.
+ * With `LIVE_CONFIG` set it runs the live server instead (docs/live.md): the file and the delegated
+ * wallets' keys checked (`live/LiveStart.ts`), `DATABASE_URL` required, then `LiveServer.ts` on the
+ * file's EVM networks.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
-import { ChannelTransport, layerMemoryRepositories } from "@swapdesk/core"
+import { ChannelTransport, layerMemoryRepositories, type MarketClock } from "@swapdesk/core"
+import { liveNetworksOf } from "@swapdesk/evm"
 import { Logging, serve } from "@swapdesk/http"
 import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
 import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
 import { Cause, Effect, Layer, Redacted } from "effect"
-import { HttpServer } from "effect/http"
+import { type HttpRouter, HttpServer } from "effect/http"
 import { randomBytes } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 import { isIPv4 } from "node:net"
 import { dirname } from "node:path"
+import { openLiveDatabase } from "./live/LiveDatabase.ts"
+import { prepareLiveStart } from "./live/LiveStart.ts"
+import { liveApp } from "./LiveServer.ts"
 import { ServerSettings, settingRefusal } from "./ServerSettings.ts"
 import { cannotRestore, openSimulatorDatabase } from "./SimulatorDatabase.ts"
 import { simulatorApp } from "./SimulatorServer.ts"
@@ -109,72 +116,130 @@ const cannotListen = (host: string, port: number, cause: unknown): StartupFailur
   return new StartupFailure({ message: `cannot listen on ${host}:${port}: ${reason}` })
 }
 
-const program = Effect.gen(function*() {
-  const settings = yield* Effect.mapError(
-    ServerSettings,
-    (error) => new StartupFailure({ message: settingRefusal(error) })
-  )
-  const { databaseUrl, host, port, scenario: scenarioPath } = settings
-  const scenario = yield* loadScenario(scenarioPath)
-  // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
-  // before the address is logged; they close when the server stops.
-  const store = yield* openSimulatorDatabase(databaseUrl)
-  const stored = store === undefined ? undefined : Layer.succeedContext(yield* Layer.build(store))
-  const channels = yield* loadChannels.pipe(
-    Effect.mapError((error) => new StartupFailure({ message: error.message }))
-  )
-  const control = controlFor(host, settings.controlKey === undefined ? "" : Redacted.value(settings.controlKey))
-  const logAddress = Layer.effectDiscard(Effect.gen(function*() {
-    const address = HttpServer.formatAddress((yield* HttpServer.HttpServer).address)
-    const label = scenarioPath ?? "the demo scenario"
-    console.log(
-      `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
-    )
-    if (control.generated) {
-      console.log(
-        `SIM_CONTROL_KEY is not set and ${host} is not a loopback address: the /v1/sim routes take ` +
-          `Authorization: Bearer ${control.access?.key} (generated now, shown once)`
-      )
-    }
-  }))
+/**
+ * Serves `app` (built on the Node server it is given) at `host`:`port` until a signal stops it:
+ * the address is announced once the whole app is built (a SQL store's seeding and indexes load
+ * after the socket opens), so whoever waits for the line never sends a request the app cannot take
+ * yet; a defect `refusal` recognises while building stops the start in its words.
+ */
+const serveUntilStopped = (
+  settings: ServerSettings,
+  app: (nodeServer: Server) => Layer.Layer<MarketClock, StartupFailure, HttpRouter.HttpRouter>,
+  announce: (address: string) => void,
+  refusal: (defect: unknown) => StartupFailure | undefined = () => undefined
+) => {
+  const { host, port } = settings
   // Node's own 400 for a request without `Host` has no envelope; the global middleware answers it.
   const nodeServer = createServer({ requireHostHeader: false })
   const shutdown = gracefulShutdown(nodeServer)
   const server = NodeHttpServer.layer(() => nodeServer, { port, host, gracefulShutdownTimeout: "5 seconds" })
-  const adapters = Layer.merge(
-    Layer.succeed(ChannelTransport, channels),
-    layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
+  const logAddress = Layer.effectDiscard(
+    Effect.map(HttpServer.HttpServer, (http) => announce(HttpServer.formatAddress(http.address)))
   )
-  const app = ClientErrors(nodeServer).pipe(
-    Layer.provideMerge(simulatorApp(scenario, {
-      adapters,
-      repositories: stored ?? layerMemoryRepositories,
-      durable: stored,
-      control: control.access,
-      logMax: settings.logMax,
-      corsOrigins: settings.corsOrigins
-    }))
-  )
-  // The address is logged once the whole app is built (a SQL store's seeding and indexes load after
-  // the socket opens), so whoever waits for the line never sends a request the app cannot take yet.
   // Inside the scope, so that requests are answered before the server's layers are released.
-  yield* Effect.scoped(
+  return Effect.scoped(
     Effect.andThen(
       Layer.build(
         logAddress.pipe(
-          Layer.provide(serve(app)),
+          Layer.provide(serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(app(nodeServer))))),
           Layer.provide(server),
           Layer.provide(Logging.layer(settings.logFormat, settings.logLevel))
         )
       ).pipe(
         Effect.catchDefect((defect) => {
-          const refusal = cannotRestore(databaseUrl, defect)
-          return refusal === undefined ? Effect.die(defect) : Effect.fail(refusal)
+          const refused = refusal(defect)
+          return refused === undefined ? Effect.die(defect) : Effect.fail(refused)
         })
       ),
       Effect.never.pipe(Effect.onInterrupt(() => Effect.promise(() => shutdown.drain())))
     )
   ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause))))
+}
+
+/** The live server (`LIVE_CONFIG`, docs/live.md): checked, then served on the chains and the SQL store. */
+const runLive = (settings: ServerSettings, liveConfig: string) =>
+  Effect.gen(function*() {
+    const start = yield* prepareLiveStart(
+      { liveConfig, scenario: settings.scenario, databaseUrl: settings.databaseUrl },
+      process.env
+    )
+    const repositories = yield* openLiveDatabase(start.databaseUrl)
+    const channels = yield* loadChannels.pipe(
+      Effect.mapError((error) => new StartupFailure({ message: error.message }))
+    )
+    const adapters = Layer.merge(
+      Layer.succeed(ChannelTransport, channels),
+      layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
+    )
+    yield* serveUntilStopped(
+      settings,
+      () =>
+        liveApp(start.config, {
+          signers: start.signers,
+          repositories,
+          adapters,
+          corsOrigins: settings.corsOrigins
+        }),
+      (address) =>
+        console.log(
+          `swapdesk listening on ${address} (live: ${liveConfig}, networks ${
+            liveNetworksOf(start.config).map(([name]) => name).join(", ")
+          }); ` +
+            `the trading interface at ${address}/, API docs at ${address}/docs`
+        )
+    )
+  })
+
+/** The simulator server (`SCENARIO`, or the demo scenario). */
+const runSimulator = (settings: ServerSettings) =>
+  Effect.gen(function*() {
+    const { databaseUrl, host, scenario: scenarioPath } = settings
+    const scenario = yield* loadScenario(scenarioPath)
+    // Opened, migrated and locked before anything listens, so a database it cannot use stops start-up
+    // before the address is logged; they close when the server stops.
+    const store = yield* openSimulatorDatabase(databaseUrl)
+    const stored = store === undefined ? undefined : Layer.succeedContext(yield* Layer.build(store))
+    const channels = yield* loadChannels.pipe(
+      Effect.mapError((error) => new StartupFailure({ message: error.message }))
+    )
+    const control = controlFor(host, settings.controlKey === undefined ? "" : Redacted.value(settings.controlKey))
+    const adapters = Layer.merge(
+      Layer.succeed(ChannelTransport, channels),
+      layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
+    )
+    yield* serveUntilStopped(
+      settings,
+      () =>
+        simulatorApp(scenario, {
+          adapters,
+          repositories: stored ?? layerMemoryRepositories,
+          durable: stored,
+          control: control.access,
+          logMax: settings.logMax,
+          corsOrigins: settings.corsOrigins
+        }),
+      (address) => {
+        const label = scenarioPath ?? "the demo scenario"
+        console.log(
+          `swapdesk listening on ${address} (simulator: ${label}); the trading interface at ${address}/, API docs at ${address}/docs`
+        )
+        if (control.generated) {
+          console.log(
+            `SIM_CONTROL_KEY is not set and ${host} is not a loopback address: the /v1/sim routes take ` +
+              `Authorization: Bearer ${control.access?.key} (generated now, shown once)`
+          )
+        }
+      },
+      (defect) => cannotRestore(databaseUrl, defect)
+    )
+  })
+
+const program = Effect.gen(function*() {
+  const settings = yield* Effect.mapError(
+    ServerSettings,
+    (error) => new StartupFailure({ message: settingRefusal(error) })
+  )
+  return yield* settings.liveConfig === undefined ? runSimulator(settings) : runLive(settings, settings.liveConfig)
 }).pipe(
   Effect.scoped,
   Effect.tapErrorTag("StartupFailure", (failure) => Effect.sync(() => console.error(`swapdesk: ${failure.message}`)))

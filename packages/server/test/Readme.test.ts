@@ -1,5 +1,6 @@
 // Proves the README tells the truth about what it documents: its demo keys are exactly the demo
-// scenario's keys (and each opens the server with the scopes it claims), CI runs the README's test
+// scenario's keys (and each opens the server with the scopes it claims), its quick start is two
+// commands (the live demo beside it), CI runs the README's test
 // command verbatim, and its tour runs as written: the tour's shell block is run by `sh` against a
 // server on the demo scenario (its realtime clock sped up, so the wait for a confirmation is short),
 // and every answer is a success, in the order the tour's comments promise: the swap confirmed
@@ -106,10 +107,13 @@ layer(testServer(demoScenario), { excludeTestServices: true })("README", (it) =>
       }
     }))
 
-  it.effect("its test command is the one CI runs", () =>
+  it.effect("its quick start is two commands, start and the test command CI runs; the live demo is one more", () =>
     Effect.sync(() => {
-      const commands = [...readme.matchAll(/```sh\n(npx -y pnpm@[^\n]+)\n```/g)].map((m) => m[1]!)
+      const start = readme.indexOf("## Quick start")
+      const quickStart = readme.slice(start, readme.indexOf("\n## ", start + 1))
+      const commands = [...quickStart.matchAll(/```sh\n(npx -y pnpm@[^\n]+)\n```/g)].map((m) => m[1]!)
       assert.lengthOf(commands, 2)
+      assert.include(readme, "```sh\nnpx -y pnpm@12.21.0 live:devnet\n```")
       assert.include(read(".ci/run"), commands[1]!)
       assert.include(commands[0]!, "start")
     }))

@@ -23,11 +23,21 @@ const refusal = (env: Record<string, string>) => {
 
 describe("the server's settings", () => {
   it("take their defaults when unset or empty", () => {
-    for (const env of [{}, { PORT: "", HOST: "", SCENARIO: "", SIM_LOG_MAX: "", WEBHOOK_ALLOW_PRIVATE_URLS: "" }]) {
+    for (
+      const env of [{}, {
+        PORT: "",
+        HOST: "",
+        SCENARIO: "",
+        LIVE_CONFIG: "",
+        SIM_LOG_MAX: "",
+        WEBHOOK_ALLOW_PRIVATE_URLS: ""
+      }]
+    ) {
       assert.deepStrictEqual(settings(env), {
         port: 3000,
         host: "127.0.0.1",
         scenario: undefined,
+        liveConfig: undefined,
         logFormat: "text",
         logLevel: "Info",
         controlKey: undefined,
@@ -44,6 +54,7 @@ describe("the server's settings", () => {
       PORT: "0",
       HOST: "0.0.0.0",
       SCENARIO: "./scenario.json",
+      LIVE_CONFIG: "./live.json",
       LOG_FORMAT: "json",
       LOG_LEVEL: "debug",
       SIM_CONTROL_KEY: "control-secret",
@@ -57,6 +68,7 @@ describe("the server's settings", () => {
       port: 0,
       host: "0.0.0.0",
       scenario: "./scenario.json",
+      liveConfig: "./live.json",
       logFormat: "json",
       logLevel: "Debug",
       logMax: 10_000_000,

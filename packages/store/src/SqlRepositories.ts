@@ -28,7 +28,7 @@ import type {
   WebhookRecord
 } from "@swapdesk/core"
 import { statusOfStage } from "@swapdesk/core"
-import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { type Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { decodeRecord, encodeRecord } from "./RecordCodec.ts"
@@ -52,12 +52,14 @@ const documentTable = <A extends { readonly id: string }>(
   options: {
     /** The indexed columns of a record, beside `id` and `doc`. */
     readonly columns: (record: A) => Record<string, string | number | null>
-    /** The columns a later save may change, beside `doc` (the others are fixed at insert). */
-    readonly mutable: ReadonlyArray<string>
+    /** The columns a later save may change, beside `doc` (the others are fixed at insert); none unless named. */
+    readonly mutable?: ReadonlyArray<string>
   }
 ) => {
   const name = sql(table)
-  const updates = sql.literal([...options.mutable, "doc"].map((column) => `${column} = excluded.${column}`).join(", "))
+  const updates = sql.literal(
+    [...(options.mutable ?? []), "doc"].map((column) => `${column} = excluded.${column}`).join(", ")
+  )
   const where = (conditions: ReadonlyArray<Fragment>) => sql.and(conditions)
   return {
     /** Inserts the record, or replaces the one with its id. */
@@ -127,28 +129,46 @@ const owned = (sql: SqlClient.SqlClient, accountId: string, id: string): Readonl
   sql`account_id = ${accountId}`
 ]
 
+/**
+ * What a swap table answers alike for trades and orders: its writes, an account's own swap, and a
+ * swap by id alone (the chain and the order watcher name a swap, not its account).
+ */
+const swapRecords = <A extends TradeRecord | OrderRecord>(
+  sql: SqlClient.SqlClient,
+  swaps: ReturnType<typeof swapTable<A>>
+) => ({
+  insert: swaps.save,
+  get: (accountId: string, id: string) => swaps.find(owned(sql, accountId, id)),
+  getById: (id: string) => swaps.find([sql`id = ${id}`]),
+  update: swaps.save
+})
+
+/** The condition a filter's `value` sets, or none when the filter leaves it out. */
+const when = <V>(value: V | undefined, condition: (value: V) => Fragment): ReadonlyArray<Fragment> =>
+  value === undefined ? [] : [condition(value)]
+
 /** An empty page: what a filter that no record can match answers without asking the database. */
 const emptyPage = <A>(page: PageRequest): Page<A> => ({ total: 0, limit: page.limit, offset: page.offset, items: [] })
 
-export const AccountRepositorySql = Layer.effect(
-  AccountRepository,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const accounts = documentTable<Account>(sql, "swapdesk_accounts", { columns: () => ({}), mutable: [] })
-    const get = (id: string) => accounts.find([sql`id = ${id}`])
-    return AccountRepository.of({
-      get,
-      save: accounts.save,
-      // Read and write in one transaction, so a concurrent save of the plan is not lost.
-      updateNotifications: (id, notifications) =>
-        orDie(sql.withTransaction(Effect.flatMap(
-          get(id),
-          Option.match({ onNone: () => Effect.void, onSome: (a) => accounts.save({ ...a, notifications }) })
-        ))),
-      all: orDie(sql<DocRow>`SELECT doc FROM swapdesk_accounts ORDER BY id`).pipe(Effect.map(docs<Account>))
-    })
-  })
-)
+/** A port implemented on the `SqlClient` in context alone. */
+const sqlRepository = <Self, Shape>(port: Context.Key<Self, Shape>, make: (sql: SqlClient.SqlClient) => Shape) =>
+  Layer.effect(port, Effect.map(SqlClient.SqlClient, make))
+
+export const AccountRepositorySql = sqlRepository(AccountRepository, (sql) => {
+  const accounts = documentTable<Account>(sql, "swapdesk_accounts", { columns: () => ({}) })
+  const get = (id: string) => accounts.find([sql`id = ${id}`])
+  return {
+    get,
+    save: accounts.save,
+    // Read and write in one transaction, so a concurrent save of the plan is not lost.
+    updateNotifications: (id, notifications) =>
+      orDie(sql.withTransaction(Effect.flatMap(
+        get(id),
+        Option.match({ onNone: () => Effect.void, onSome: (a) => accounts.save({ ...a, notifications }) })
+      ))),
+    all: orDie(sql<DocRow>`SELECT doc FROM swapdesk_accounts ORDER BY id`).pipe(Effect.map(docs<Account>))
+  }
+})
 
 /** How often the last-use times gathered in memory are written to the database. */
 const TOUCH_FLUSH_INTERVAL = Duration.seconds(1)
@@ -220,126 +240,98 @@ export const ApiKeyRepositorySql = Layer.effect(
   })
 )
 
-export const AlertRepositorySql = Layer.effect(
-  AlertRepository,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const alerts = documentTable<AlertRecord>(sql, "swapdesk_alerts", {
-      columns: (alert) => ({
-        account_id: alert.accountId,
-        status: alert.status,
-        type: alert.rule.type,
-        token: alert.rule.type === "portfolio" ? null : alert.rule.token,
-        channel: alert.channel,
-        created_at: alert.createdAt
-      }),
-      mutable: ["status", "type", "token", "channel"]
-    })
-    return AlertRepository.of({
-      insert: alerts.save,
-      get: (accountId, id) => alerts.find(owned(sql, accountId, id)),
-      update: alerts.save,
-      remove: (accountId, id) => alerts.remove(owned(sql, accountId, id)),
-      list: (accountId, filter, page) =>
-        alerts.page([
+export const AlertRepositorySql = sqlRepository(AlertRepository, (sql) => {
+  const alerts = documentTable<AlertRecord>(sql, "swapdesk_alerts", {
+    columns: (alert) => ({
+      account_id: alert.accountId,
+      status: alert.status,
+      type: alert.rule.type,
+      token: alert.rule.type === "portfolio" ? null : alert.rule.token,
+      channel: alert.channel,
+      created_at: alert.createdAt
+    }),
+    mutable: ["status", "type", "token", "channel"]
+  })
+  return {
+    insert: alerts.save,
+    get: (accountId, id) => alerts.find(owned(sql, accountId, id)),
+    update: alerts.save,
+    remove: (accountId, id) => alerts.remove(owned(sql, accountId, id)),
+    list: (accountId, filter, page) =>
+      alerts.page([
+        sql`account_id = ${accountId}`,
+        ...when(filter.status, (status) => sql`status = ${status}`),
+        ...when(filter.type, (type) => sql`type = ${type}`),
+        ...when(filter.token, (token) => sql`token = ${token}`)
+      ], page),
+    active: alerts.oldestFirst([sql`status = 'active'`]),
+    countByStatus: (accountId, statuses) =>
+      statuses.length === 0
+        ? Effect.succeed(0)
+        : alerts.count([sql`account_id = ${accountId}`, sql.in("status", statuses)]),
+    countByChannel: (accountId, channel, statuses) =>
+      statuses.length === 0
+        ? Effect.succeed(0)
+        : alerts.count([sql`account_id = ${accountId}`, sql`channel = ${channel}`, sql.in("status", statuses)])
+  }
+})
+
+export const TradeRepositorySql = sqlRepository(TradeRepository, (sql) => {
+  const trades = swapTable<TradeRecord>(sql, "swapdesk_trades", (trade) => statusOfStage(trade.stage))
+  return {
+    ...swapRecords(sql, trades),
+    list: (accountId, filter, page) =>
+      filter.networks !== undefined && filter.networks.length === 0
+        ? Effect.succeed(emptyPage<TradeRecord>(page))
+        : trades.page([
           sql`account_id = ${accountId}`,
-          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
-          ...(filter.type === undefined ? [] : [sql`type = ${filter.type}`]),
-          ...(filter.token === undefined ? [] : [sql`token = ${filter.token}`])
+          ...when(filter.token, (token) => sql`(token_in = ${token} OR token_out = ${token})`),
+          ...when(filter.status, (status) => sql`status = ${status}`),
+          ...when(filter.networks, (networks) => sql.in("network", networks)),
+          ...when(filter.fromMs, (fromMs) => sql`created_at >= ${fromMs}`),
+          ...when(filter.toMs, (toMs) => sql`created_at <= ${toMs}`)
         ], page),
-      active: alerts.oldestFirst([sql`status = 'active'`]),
-      countByStatus: (accountId, statuses) =>
-        statuses.length === 0
-          ? Effect.succeed(0)
-          : alerts.count([sql`account_id = ${accountId}`, sql.in("status", statuses)]),
-      countByChannel: (accountId, channel, statuses) =>
-        statuses.length === 0
-          ? Effect.succeed(0)
-          : alerts.count([sql`account_id = ${accountId}`, sql`channel = ${channel}`, sql.in("status", statuses)])
-    })
-  })
-)
+    history: (accountId) => trades.oldestFirst([sql`account_id = ${accountId}`])
+  }
+})
 
-export const TradeRepositorySql = Layer.effect(
-  TradeRepository,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const trades = swapTable<TradeRecord>(sql, "swapdesk_trades", (trade) => statusOfStage(trade.stage))
-    return TradeRepository.of({
-      insert: trades.save,
-      get: (accountId, id) => trades.find(owned(sql, accountId, id)),
-      getById: (id) => trades.find([sql`id = ${id}`]),
-      update: trades.save,
-      list: (accountId, filter, page) =>
-        filter.networks !== undefined && filter.networks.length === 0
-          ? Effect.succeed(emptyPage<TradeRecord>(page))
-          : trades.page([
-            sql`account_id = ${accountId}`,
-            ...(filter.token === undefined ? [] : [sql`(token_in = ${filter.token} OR token_out = ${filter.token})`]),
-            ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
-            ...(filter.networks === undefined ? [] : [sql.in("network", filter.networks)]),
-            ...(filter.fromMs === undefined ? [] : [sql`created_at >= ${filter.fromMs}`]),
-            ...(filter.toMs === undefined ? [] : [sql`created_at <= ${filter.toMs}`])
-          ], page),
-      history: (accountId) => trades.oldestFirst([sql`account_id = ${accountId}`])
-    })
-  })
-)
+export const OrderRepositorySql = sqlRepository(OrderRepository, (sql) => {
+  const orders = swapTable<OrderRecord>(sql, "swapdesk_orders", (order) => order.status)
+  return {
+    ...swapRecords(sql, orders),
+    list: (accountId, filter, page) =>
+      orders.page([
+        sql`account_id = ${accountId}`,
+        ...when(filter.status, (status) => sql`status = ${status}`),
+        ...when(filter.token, (token) => sql`(token_in = ${token} OR token_out = ${token})`),
+        ...when(filter.network, (network) => sql`network = ${network}`)
+      ], page),
+    open: orders.oldestFirst([sql`status = 'pending'`])
+  }
+})
 
-export const OrderRepositorySql = Layer.effect(
-  OrderRepository,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const orders = swapTable<OrderRecord>(sql, "swapdesk_orders", (order) => order.status)
-    return OrderRepository.of({
-      insert: orders.save,
-      get: (accountId, id) => orders.find(owned(sql, accountId, id)),
-      getById: (id) => orders.find([sql`id = ${id}`]),
-      update: orders.save,
-      list: (accountId, filter, page) =>
-        orders.page([
-          sql`account_id = ${accountId}`,
-          ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
-          ...(filter.token === undefined ? [] : [sql`(token_in = ${filter.token} OR token_out = ${filter.token})`]),
-          ...(filter.network === undefined ? [] : [sql`network = ${filter.network}`])
-        ], page),
-      open: orders.oldestFirst([sql`status = 'pending'`])
-    })
+export const WebhookRepositorySql = sqlRepository(WebhookRepository, (sql) => {
+  const webhooks = documentTable<WebhookRecord>(sql, "swapdesk_webhooks", {
+    columns: (webhook) => ({ account_id: webhook.accountId, created_at: webhook.createdAt })
   })
-)
+  return {
+    insert: webhooks.save,
+    get: (accountId, id) => webhooks.find(owned(sql, accountId, id)),
+    remove: (accountId, id) => webhooks.remove(owned(sql, accountId, id)),
+    // Insertion order, as the in-memory map iterates.
+    listByAccount: (accountId) => webhooks.oldestFirst([sql`account_id = ${accountId}`])
+  }
+})
 
-export const WebhookRepositorySql = Layer.effect(
-  WebhookRepository,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const webhooks = documentTable<WebhookRecord>(sql, "swapdesk_webhooks", {
-      columns: (webhook) => ({ account_id: webhook.accountId, created_at: webhook.createdAt }),
-      mutable: []
-    })
-    return WebhookRepository.of({
-      insert: webhooks.save,
-      get: (accountId, id) => webhooks.find(owned(sql, accountId, id)),
-      remove: (accountId, id) => webhooks.remove(owned(sql, accountId, id)),
-      // Insertion order, as the in-memory map iterates.
-      listByAccount: (accountId) => webhooks.oldestFirst([sql`account_id = ${accountId}`])
-    })
+export const WebhookDeliveryRepositorySql = sqlRepository(WebhookDeliveryRepository, (sql) => {
+  const deliveries = documentTable<WebhookDeliveryRecord>(sql, "swapdesk_webhook_deliveries", {
+    columns: (delivery) => ({ subscription_id: delivery.subscriptionId, created_at: delivery.createdAt })
   })
-)
-
-export const WebhookDeliveryRepositorySql = Layer.effect(
-  WebhookDeliveryRepository,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const deliveries = documentTable<WebhookDeliveryRecord>(sql, "swapdesk_webhook_deliveries", {
-      columns: (delivery) => ({ subscription_id: delivery.subscriptionId, created_at: delivery.createdAt }),
-      mutable: []
-    })
-    return WebhookDeliveryRepository.of({
-      save: deliveries.save,
-      list: (subscriptionId, page) => deliveries.page([sql`subscription_id = ${subscriptionId}`], page)
-    })
-  })
-)
+  return {
+    save: deliveries.save,
+    list: (subscriptionId, page) => deliveries.page([sql`subscription_id = ${subscriptionId}`], page)
+  }
+})
 
 interface IdempotencyRow {
   readonly fingerprint: string
@@ -347,59 +339,55 @@ interface IdempotencyRow {
   readonly response_body: string | null
 }
 
-export const IdempotencyStoreSql = Layer.effect(
-  IdempotencyStore,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return IdempotencyStore.of({
-      // One statement decides the claim: the insert wins, or takes over a claim older than the TTL;
-      // the database's unique key makes concurrent duplicates on other connections lose.
-      claim: (accountId, key, fingerprint, now) =>
-        orDie(Effect.gen(function*() {
-          const claimed = yield* sql<{ readonly claimed_at: number | string }>`INSERT INTO swapdesk_idempotency
-            (account_id, idempotency_key, fingerprint, claimed_at)
-            VALUES (${accountId}, ${key}, ${fingerprint}, ${now})
-            ON CONFLICT (account_id, idempotency_key) DO UPDATE SET fingerprint = excluded.fingerprint,
-              claimed_at = excluded.claimed_at, response_status = NULL, response_body = NULL
-            WHERE swapdesk_idempotency.claimed_at <= ${now - IDEMPOTENCY_TTL_MS}
-            RETURNING claimed_at`
-          if (claimed.length > 0) return { _tag: "Claimed" } as IdempotencyClaim
-          const [row] = yield* sql<IdempotencyRow>`SELECT fingerprint, response_status, response_body
-            FROM swapdesk_idempotency WHERE account_id = ${accountId} AND idempotency_key = ${key}`
-          // Abandoned between the two statements: the key is free again.
-          if (row === undefined) {
-            return {
-              _tag: "Conflict",
-              reason: "the first request with this Idempotency-Key is still in flight"
-            } as const
-          }
-          if (row.fingerprint !== fingerprint) {
-            return {
-              _tag: "Conflict",
-              reason: "this Idempotency-Key was already used with a different request body"
-            } as const
-          }
-          if (row.response_status === null) {
-            return {
-              _tag: "Conflict",
-              reason: "the first request with this Idempotency-Key is still in flight"
-            } as const
-          }
+export const IdempotencyStoreSql = sqlRepository(IdempotencyStore, (sql) => {
+  return {
+    // One statement decides the claim: the insert wins, or takes over a claim older than the TTL;
+    // the database's unique key makes concurrent duplicates on other connections lose.
+    claim: (accountId, key, fingerprint, now) =>
+      orDie(Effect.gen(function*() {
+        const claimed = yield* sql<{ readonly claimed_at: number | string }>`INSERT INTO swapdesk_idempotency
+          (account_id, idempotency_key, fingerprint, claimed_at)
+          VALUES (${accountId}, ${key}, ${fingerprint}, ${now})
+          ON CONFLICT (account_id, idempotency_key) DO UPDATE SET fingerprint = excluded.fingerprint,
+            claimed_at = excluded.claimed_at, response_status = NULL, response_body = NULL
+          WHERE swapdesk_idempotency.claimed_at <= ${now - IDEMPOTENCY_TTL_MS}
+          RETURNING claimed_at`
+        if (claimed.length > 0) return { _tag: "Claimed" } as IdempotencyClaim
+        const [row] = yield* sql<IdempotencyRow>`SELECT fingerprint, response_status, response_body
+          FROM swapdesk_idempotency WHERE account_id = ${accountId} AND idempotency_key = ${key}`
+        // Abandoned between the two statements: the key is free again.
+        if (row === undefined) {
           return {
-            _tag: "Replay",
-            response: { status: Number(row.response_status), body: decodeRecord<unknown>(row.response_body ?? "null") }
+            _tag: "Conflict",
+            reason: "the first request with this Idempotency-Key is still in flight"
           } as const
-        })),
-      complete: (accountId, key, response) =>
-        Effect.asVoid(orDie(sql`UPDATE swapdesk_idempotency SET response_status = ${response.status},
-          response_body = ${encodeRecord(response.body)}
-          WHERE account_id = ${accountId} AND idempotency_key = ${key}`)),
-      abandon: (accountId, key) =>
-        Effect.asVoid(orDie(sql`DELETE FROM swapdesk_idempotency
-          WHERE account_id = ${accountId} AND idempotency_key = ${key}`))
-    })
-  })
-)
+        }
+        if (row.fingerprint !== fingerprint) {
+          return {
+            _tag: "Conflict",
+            reason: "this Idempotency-Key was already used with a different request body"
+          } as const
+        }
+        if (row.response_status === null) {
+          return {
+            _tag: "Conflict",
+            reason: "the first request with this Idempotency-Key is still in flight"
+          } as const
+        }
+        return {
+          _tag: "Replay",
+          response: { status: Number(row.response_status), body: decodeRecord<unknown>(row.response_body ?? "null") }
+        } as const
+      })),
+    complete: (accountId, key, response) =>
+      Effect.asVoid(orDie(sql`UPDATE swapdesk_idempotency SET response_status = ${response.status},
+        response_body = ${encodeRecord(response.body)}
+        WHERE account_id = ${accountId} AND idempotency_key = ${key}`)),
+    abandon: (accountId, key) =>
+      Effect.asVoid(orDie(sql`DELETE FROM swapdesk_idempotency
+        WHERE account_id = ${accountId} AND idempotency_key = ${key}`))
+  }
+})
 
 /** Every repository port of core on the `SqlClient` in context (migrate first: see SqlStore). */
 export const layerSqlRepositories = Layer.mergeAll(

@@ -7,7 +7,7 @@
  * the envelope alone (`success`, `error`, `timestamp`), as docs/reference/errors.md shows it.
  */
 import { type DomainError, errorCatalogue, type ErrorCode, toIso, type ValidationIssue } from "@swapdesk/core"
-import { Schema } from "effect"
+import { type Cause, Schema } from "effect"
 
 const codesWithStatus = (status: number) =>
   (Object.keys(errorCatalogue) as Array<ErrorCode>).filter((code) => errorCatalogue[code].status === status)
@@ -28,64 +28,55 @@ const errorFields = (status: number) => ({
   timestamp: Schema.String
 })
 
-export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(errorFields(400), {
-  httpApiStatus: 400,
-  description:
-    "The request breaks a schema or rule (VALIDATION_ERROR with details), is not JSON, or names an unsupported token or too long a range"
-}) {
-  readonly _tag = "BadRequest" as const
-}
-export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(errorFields(401), {
-  httpApiStatus: 401,
-  description: "Missing, malformed, unknown, revoked or expired API key"
-}) {
-  readonly _tag = "Unauthorized" as const
-}
-export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(errorFields(403), {
-  httpApiStatus: 403,
-  description: "The key lacks the scope, or the plan's limit is reached"
-}) {
-  readonly _tag = "Forbidden" as const
-}
-export class NotFound extends Schema.Error<NotFound>("NotFound")(errorFields(404), {
-  httpApiStatus: 404,
-  description: "No such resource in this account"
-}) {
-  readonly _tag = "NotFound" as const
-}
-export class Conflict extends Schema.Error<Conflict>("Conflict")(errorFields(409), {
-  httpApiStatus: 409,
-  description: "The request conflicts with the resource's current state"
-}) {
-  readonly _tag = "Conflict" as const
-}
-export class Unprocessable extends Schema.Error<Unprocessable>("Unprocessable")(errorFields(422), {
-  httpApiStatus: 422,
-  description: "The request is well-formed but the account cannot do it now"
-}) {
-  readonly _tag = "Unprocessable" as const
-}
+/** What each status means, as the OpenAPI document describes its response. */
+const descriptionByStatus = {
+  400:
+    "The request breaks a schema or rule (VALIDATION_ERROR with details), is not JSON, or names an unsupported token or too long a range",
+  401: "Missing, malformed, unknown, revoked or expired API key",
+  403: "The key lacks the scope, or the plan's limit is reached",
+  404: "No such resource in this account",
+  409: "The request conflicts with the resource's current state",
+  413: "The body is over 64 KiB",
+  415: "The body is not JSON by its Content-Type",
+  422: "The request is well-formed but the account cannot do it now",
+  429: "Over the rate limit; retry after the seconds in Retry-After"
+} as const
 
-export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(errorFields(429), {
-  httpApiStatus: 429,
-  description: "Over the rate limit; retry after the seconds in Retry-After"
-}) {
-  readonly _tag = "TooManyRequests" as const
-}
+/** An API error class: the envelope's fields, and the `_tag` a typed client's failure is matched by. */
+type ApiErrorClass<Self, Tag extends string> = Schema.Class<
+  Self,
+  Schema.Struct<ReturnType<typeof errorFields>>,
+  Cause.YieldableError & { readonly _tag: Tag }
+>
+
+/**
+ * The class of the API error answered with `status`: the envelope, with the codes the catalogue
+ * gives that status, described as `descriptionByStatus` says. `Self` is the class extending it.
+ */
+const apiError =
+  <Self>() =>
+  <const Tag extends string>(tag: Tag, status: keyof typeof descriptionByStatus): ApiErrorClass<Self, Tag> => {
+    // `Schema.Error` decides its class type on `Self`, which is only known where a class extends this one.
+    const Base = Schema.Error<Self, { readonly _tag: Tag }>(tag)(errorFields(status), {
+      httpApiStatus: status,
+      description: descriptionByStatus[status]
+    }) as ApiErrorClass<Self, Tag>
+    return class extends Base {
+      override readonly _tag = tag
+    }
+  }
+
+export class BadRequest extends apiError<BadRequest>()("BadRequest", 400) {}
+export class Unauthorized extends apiError<Unauthorized>()("Unauthorized", 401) {}
+export class Forbidden extends apiError<Forbidden>()("Forbidden", 403) {}
+export class NotFound extends apiError<NotFound>()("NotFound", 404) {}
+export class Conflict extends apiError<Conflict>()("Conflict", 409) {}
+export class Unprocessable extends apiError<Unprocessable>()("Unprocessable", 422) {}
+export class TooManyRequests extends apiError<TooManyRequests>()("TooManyRequests", 429) {}
 
 /** Answered before an endpoint sees the request; declared on every endpoint that takes a body. */
-export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(errorFields(413), {
-  httpApiStatus: 413,
-  description: "The body is over 64 KiB"
-}) {
-  readonly _tag = "PayloadTooLarge" as const
-}
-export class UnsupportedMediaType extends Schema.Error<UnsupportedMediaType>("UnsupportedMediaType")(errorFields(415), {
-  httpApiStatus: 415,
-  description: "The body is not JSON by its Content-Type"
-}) {
-  readonly _tag = "UnsupportedMediaType" as const
-}
+export class PayloadTooLarge extends apiError<PayloadTooLarge>()("PayloadTooLarge", 413) {}
+export class UnsupportedMediaType extends apiError<UnsupportedMediaType>()("UnsupportedMediaType", 415) {}
 
 /** What any endpoint with a body can also answer. */
 export const bodyErrors = [PayloadTooLarge, UnsupportedMediaType] as const

@@ -2,28 +2,18 @@
  * `/v1/market-data`: prices and 24 h figures, the trending ranking (public), and candles (`read`).
  */
 import { ChartQuery, ChartView, MarketDataQuery, MarketDataView, TrendingQuery, TrendingView } from "@swapdesk/core"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest } from "./ApiErrors.ts"
-import { Envelope } from "./Envelope.ts"
+import { HttpApiGroup, OpenApi } from "effect/http-api"
+import { queryRoute } from "./Routes.ts"
 import { Authentication, OptionalAuthentication, RequiredScope } from "./Security.ts"
 
 export class MarketApi extends HttpApiGroup.make("market")
   .add(
-    HttpApiEndpoint.get("marketData", "/v1/market-data", {
-      query: MarketDataQuery,
-      success: Envelope(MarketDataView),
-      error: BadRequest
-    }).annotate(
-      OpenApi.Summary,
-      "Price and 24 h figures; a key with the read scope adds `extended`"
-    )
-  )
-  .add(
-    HttpApiEndpoint.get("trending", "/v1/market-data/trending", {
-      query: TrendingQuery,
-      success: Envelope(TrendingView),
-      error: BadRequest
-    }).annotate(OpenApi.Summary, "The trending tokens, recalculated every 60 s of market time")
+    queryRoute("marketData", "/v1/market-data", MarketDataQuery, MarketDataView, {
+      summary: "Price and 24 h figures; a key with the read scope adds `extended`"
+    }),
+    queryRoute("trending", "/v1/market-data/trending", TrendingQuery, TrendingView, {
+      summary: "The trending tokens, recalculated every 60 s of market time"
+    })
   )
   .annotate(OpenApi.Description, "Prices, 24 h figures and the trending ranking (public; `read` adds extended fields)")
   .middleware(OptionalAuthentication)
@@ -31,16 +21,13 @@ export class MarketApi extends HttpApiGroup.make("market")
 
 export class ChartsApi extends HttpApiGroup.make("charts")
   .add(
-    HttpApiEndpoint.get("chart", "/v1/market-data/chart", {
-      query: ChartQuery,
-      success: Envelope(ChartView),
-      error: BadRequest
-    }).annotate(OpenApi.Summary, "OHLCV candles, oldest first").annotate(
-      OpenApi.Description,
-      "Candles whose open time lies in `[from, to)` (`to` defaults to now, `from` to 24 hours before `to`), at most 1500 " +
+    queryRoute("chart", "/v1/market-data/chart", ChartQuery, ChartView, {
+      summary: "OHLCV candles, oldest first",
+      description:
+        "Candles whose open time lies in `[from, to)` (`to` defaults to now, `from` to 24 hours before `to`), at most 1500 " +
         "(`400 RANGE_TOO_LARGE` beyond). `1m`, `5m` and `15m` candles cover the last 30 days of market time: reaching " +
         "further back is `400 VALIDATION_ERROR` naming the window; `1h`, `4h` and `1d` reach back to the start of history."
-    )
+    })
   )
   .annotate(OpenApi.Description, "OHLCV candles (scope `read`)")
   .annotate(RequiredScope, "read")

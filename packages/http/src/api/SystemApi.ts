@@ -2,27 +2,47 @@
  * `/v1/health`: is the service up, and on what.
  */
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Envelope } from "./Envelope.ts"
+import { HttpApiGroup, OpenApi } from "effect/http-api"
+import { readRoute } from "./Routes.ts"
 import { KeyCheck } from "./Security.ts"
+
+const BlockNumber = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/** One network of a live server, as `/v1/health` reports it. */
+export const NetworkHealthView = Schema.Struct({
+  chainId: Schema.Int,
+  /** Whether the network's RPC answers, with the configured chain id. */
+  rpc: Schema.Literals(["up", "down"]),
+  /** The latest block the RPC reported; null until it has answered once. */
+  headBlock: Schema.NullOr(BlockNumber),
+  /** The latest block the market-data index holds; null while there is no index. */
+  indexedBlock: Schema.NullOr(BlockNumber),
+  /** `headBlock - indexedBlock`; null when either is. */
+  lagBlocks: Schema.NullOr(Schema.Int)
+})
+export type NetworkHealthView = typeof NetworkHealthView.Type
 
 export const HealthView = Schema.Struct({
   status: Schema.Literal("ok"),
   version: Schema.String,
   /** What the service runs on (`Backend`): named by the server that composes the routes. */
   backend: Schema.String.annotate({
-    description: "What the service runs on: `simulator` on the built-in simulator, `custom` on other adapters"
+    description:
+      "What the service runs on: `simulator` on the built-in simulator, `live` on real chains, `custom` on other adapters"
   }),
-  time: Schema.String
+  time: Schema.String,
+  /** On a live server: each network it serves, by name. Absent on the simulator. */
+  networks: Schema.optionalKey(
+    Schema.Record(Schema.String, NetworkHealthView).annotate({
+      description: "On a live server, each EVM network by name: its RPC's state, head block and index lag"
+    })
+  )
 })
 export type HealthView = typeof HealthView.Type
 
 export class SystemApi extends HttpApiGroup.make("system")
   .add(
-    HttpApiEndpoint.get("health", "/v1/health", { success: Envelope(HealthView) }).annotate(
-      OpenApi.Summary,
-      "Liveness"
-    )
+    readRoute("health", "/v1/health", HealthView, { summary: "Liveness" })
   )
   .annotate(OpenApi.Description, "Service status")
   .middleware(KeyCheck)

@@ -3,7 +3,6 @@
  */
 import {
   CreateTradeBody,
-  IDEMPOTENCY_KEY_MAX_LENGTH,
   ListTradesQuery,
   QuoteQuery,
   QuoteView,
@@ -11,64 +10,36 @@ import {
   TradeListView,
   TradeView
 } from "@swapdesk/core"
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, bodyErrors, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { BadRequest, Conflict, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import { operationExamples } from "./Examples.ts"
-import { Authentication, RequiredScope } from "./Security.ts"
-
-export const IdempotencyKey = Schema.String.check(
-  Schema.isMinLength(1, { message: "must not be empty" }),
-  Schema.isMaxLength(IDEMPOTENCY_KEY_MAX_LENGTH, {
-    message: `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`
-  })
-)
+import { creation, documented, IdempotencyKeyHeader, idExample, itemRoute, queryRoute } from "./Routes.ts"
+import { Authentication } from "./Security.ts"
 
 export class TradesApi extends HttpApiGroup.make("trades")
   .add(
     HttpApiEndpoint.post("create", "/v1/trades", {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
-      payload: CreateTradeBody,
-      success: Envelope(TradeCreatedView).pipe(HttpApiSchema.status(201)),
-      error: [BadRequest, Conflict, Unprocessable, ...bodyErrors]
-    })
-      .annotate(RequiredScope, "trade")
-      .annotate(OpenApi.Summary, "Start a swap; it is returned at once as pending")
-      .annotate(
-        OpenApi.Transform,
-        operationExamples({
-          body: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "2", network: "solana", slippage: 0.5 }
-        })
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("list", "/v1/trades", {
-      query: ListTradesQuery,
-      success: Envelope(TradeListView),
-      error: BadRequest
-    })
-      .annotate(RequiredScope, "read")
-      .annotate(OpenApi.Summary, "The account's trade history, most recent first")
-  )
-  .add(
-    HttpApiEndpoint.get("get", "/v1/trades/:id", {
-      params: { id: Schema.String },
-      success: Envelope(TradeView),
-      error: NotFound
-    })
-      .annotate(RequiredScope, "read")
-      .annotate(OpenApi.Summary, "Read one trade with every field")
-      .annotate(OpenApi.Transform, operationExamples({ parameters: { id: "trd_V0EqxmPlrww0EEmI9QfJ" } }))
-  )
-  .add(
+      headers: IdempotencyKeyHeader,
+      ...creation(CreateTradeBody, TradeCreatedView, BadRequest, Conflict, Unprocessable)
+    }).annotateMerge(documented({
+      scope: "trade",
+      summary: "Start a swap; it is returned at once as pending",
+      examples: { body: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "2", network: "solana", slippage: 0.5 } }
+    })),
+    queryRoute("list", "/v1/trades", ListTradesQuery, TradeListView, {
+      scope: "read",
+      summary: "The account's trade history, most recent first"
+    }),
+    itemRoute("get", "/v1/trades/:id", TradeView, {
+      scope: "read",
+      summary: "Read one trade with every field",
+      examples: idExample("trd_V0EqxmPlrww0EEmI9QfJ")
+    }),
     HttpApiEndpoint.get("quote", "/v1/quote", {
       query: QuoteQuery,
       success: Envelope(QuoteView),
       error: [BadRequest, Unprocessable]
-    })
-      .annotate(RequiredScope, "read")
-      .annotate(OpenApi.Summary, "What POST /trades would start with, executing nothing")
+    }).annotateMerge(documented({ scope: "read", summary: "What POST /trades would start with, executing nothing" }))
   )
   .annotate(OpenApi.Description, "Token swaps and quotes (scope `trade` to start a swap, `read` to look)")
   .middleware(Authentication)

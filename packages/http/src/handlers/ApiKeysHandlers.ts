@@ -3,26 +3,22 @@
  */
 import { apiKeyCreatedView, apiKeyListView, ApiKeys } from "@swapdesk/core"
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { makeResponder } from "./Respond.ts"
-
-const revoked = HttpServerResponse.empty({ status: 204 })
+import { forAccount, makeResponder } from "./Respond.ts"
 
 export const ApiKeysHandlers = ApiHandlers.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function*() {
-    const { orApiError, respond } = yield* makeResponder
+    const { noContent, respond } = yield* makeResponder
     const keys = yield* ApiKeys
     return handlers
+      // A new key's scopes are bounded by the caller's, so the use case takes the whole principal.
       .handle("create", ({ payload }) =>
-        Effect.flatMap(Principal, (p) =>
-          respond(keys.create(p, payload), ({ key, secret }) =>
+        Effect.flatMap(Principal, (caller) =>
+          respond(keys.create(caller, payload), ({ key, secret }) =>
             apiKeyCreatedView(key, secret), 201)))
       .handle("list", () =>
-        Effect.flatMap(Principal, (p) => respond(keys.list(p.accountId), apiKeyListView)))
-      .handle("revoke", ({ params }) =>
-        Effect.flatMap(Principal, (p) =>
-          Effect.as(orApiError(keys.revoke(p.accountId, params.id)), revoked)))
+        forAccount((account) => respond(keys.list(account), apiKeyListView)))
+      .handle("revoke", ({ params }) => forAccount((account) => noContent(keys.revoke(account, params.id))))
   }))

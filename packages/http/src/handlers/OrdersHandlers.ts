@@ -5,40 +5,21 @@
 import { orderListView, Orders, orderView, TokenRegistry } from "@swapdesk/core"
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
-import { Principal } from "../api/Security.ts"
-import { makeIdempotency } from "../Idempotency.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { makeResponder } from "./Respond.ts"
+import { makeIdempotentCreate } from "./IdempotentCreate.ts"
+import { forAccount, makeResponder } from "./Respond.ts"
 
 export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>
   Effect.gen(function*() {
-    const { envelope, orApiError, respond } = yield* makeResponder
+    const { respond } = yield* makeResponder
     const orders = yield* Orders
     const tokens = yield* TokenRegistry
     const viewOf = orderView(tokens)
     const listView = orderListView(tokens)
-    const idempotent = yield* makeIdempotency
+    const create = yield* makeIdempotentCreate
     return handlers
-      .handle("create", ({ headers, payload }) =>
-        Effect.flatMap(Principal, (p) =>
-          idempotent({
-            accountId: p.accountId,
-            key: headers["idempotency-key"],
-            operation: "POST /v1/orders",
-            body: payload,
-            successStatus: 201,
-            work: orApiError(Effect.flatMap(orders.create(p.accountId, payload), (order) => envelope(viewOf(order))))
-          })))
-      .handle(
-        "list",
-        ({ query }) => Effect.flatMap(Principal, (p) => respond(orders.list(p.accountId, query), listView))
-      )
-      .handle(
-        "get",
-        ({ params }) => Effect.flatMap(Principal, (p) => respond(orders.get(p.accountId, params.id), viewOf))
-      )
-      .handle(
-        "cancel",
-        ({ params }) => Effect.flatMap(Principal, (p) => respond(orders.cancel(p.accountId, params.id), viewOf))
-      )
+      .handle("create", (request) => create("POST /v1/orders", request, orders.create, viewOf))
+      .handle("list", ({ query }) => forAccount((account) => respond(orders.list(account, query), listView)))
+      .handle("get", ({ params }) => forAccount((account) => respond(orders.get(account, params.id), viewOf)))
+      .handle("cancel", ({ params }) => forAccount((account) => respond(orders.cancel(account, params.id), viewOf)))
   }))

@@ -4,15 +4,13 @@
 import { Portfolio } from "@swapdesk/core"
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
-import { Principal } from "../api/Security.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Respond.ts"
 
 export const PortfolioHandlers = ApiHandlers.group(Api, "portfolio", (handlers) =>
   Effect.gen(function*() {
     const { ok } = yield* makeResponder
     const portfolio = yield* Portfolio
     return handlers.handle("get", ({ query }) =>
-      Effect.flatMap(Principal, (p) =>
-        Effect.flatMap(portfolio.get(p.accountId, query), (view) => ok(view))))
+      forAccount((account) => Effect.flatMap(portfolio.get(account, query), (view) => ok(view))))
   }))

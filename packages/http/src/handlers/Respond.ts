@@ -15,9 +15,16 @@ import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { type ApiErrorOf, toApiError } from "../api/ApiErrors.ts"
 import { type Enveloped, successEnvelope, successEnvelopeJson } from "../api/Envelope.ts"
+import { Principal } from "../api/Security.ts"
 
 /** The success statuses a handler answers with. */
 export type SuccessStatus = 200 | 201
+
+/** `use` asked for the calling account (the `Principal` authentication provided): what every account route runs. */
+export const forAccount = <A, E, R>(use: (accountId: string) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Principal, (principal) => use(principal.accountId))
+
+const noContentResponse = HttpServerResponse.empty({ status: 204 })
 
 /** An envelope as the response carrying it. */
 export const envelopeResponse = <A>(envelope: Enveloped<A>, status: SuccessStatus = 200) =>
@@ -32,6 +39,10 @@ export interface Responder {
   readonly orApiError: <A, E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>
   ) => Effect.Effect<A, ApiErrorOf<E>, R>
+  /** Runs a use case whose success has nothing to say (a delete, a revocation) and answers 204. */
+  readonly noContent: <E extends DomainError, R>(
+    effect: Effect.Effect<unknown, E, R>
+  ) => Effect.Effect<HttpServerResponse.HttpServerResponse, ApiErrorOf<E>, R>
   /** Runs a use case and answers its result, shaped by `view`, in the success envelope. */
   readonly respond: <A, B, E extends DomainError, R>(
     effect: Effect.Effect<A, E, R>,
@@ -68,6 +79,8 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
   const apiError = <E extends DomainError>(error: E) =>
     Effect.flatMap(clock.now, (ms) => Effect.fail(toApiError(error, ms)))
   const orApiError = <A, E extends DomainError, R>(effect: Effect.Effect<A, E, R>) => Effect.catch(effect, apiError)
+  const noContent = <E extends DomainError, R>(effect: Effect.Effect<unknown, E, R>) =>
+    Effect.as(orApiError(effect), noContentResponse)
   // One step for either outcome rather than a recovery around a continuation: a handler's answer
   // is on every request's path.
   const respond = <A, B, E extends DomainError, R>(
@@ -99,5 +112,5 @@ export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effec
         onSuccess: (data) => Effect.map(clock.now, (ms) => responseOf(data, ms))
       })
   }
-  return { envelope, ok, orApiError, respond, stableView }
+  return { envelope, noContent, ok, orApiError, respond, stableView }
 })

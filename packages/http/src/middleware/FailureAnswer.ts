@@ -1,8 +1,9 @@
 /**
  * The failure answer: whatever no endpoint answered gets its envelope. No route is `NOT_FOUND` (a
  * method the path lacks has its own route, `Preflight.ts`); a body read that stopped at the limit is
- * `PAYLOAD_TOO_LARGE`; a client that hung up gets nothing (nothing failed on the server); anything
- * else is a defect: `INTERNAL_ERROR` quoting the request id, and the cause logged at `Error` under
+ * `PAYLOAD_TOO_LARGE`; a client that hung up gets nothing (nothing failed on the server); a live
+ * network whose RPC does not answer is `503 NETWORK_UNAVAILABLE` with `Retry-After`; anything else
+ * is a defect: `INTERNAL_ERROR` quoting the request id, and the cause logged at `Error` under
  * the same id, with the route that took the request.
  */
 import { Cause, Effect } from "effect"
@@ -38,6 +39,31 @@ const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
       (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
   })
 
+/**
+ * Seconds a client waits before trying a network that is down again: how often a live server checks
+ * each network's RPC (docs/live.md#health).
+ */
+export const NETWORK_RETRY_AFTER_SECONDS = 5
+
+/**
+ * The network a live adapter found down, when `cause` is that: a `NetworkUnavailable` failure or
+ * defect naming its network (`@swapdesk/evm`'s, recognised by its tag, as this package depends on
+ * no adapter). The node's own words stay out of the answer: an RPC URL may carry a provider's key.
+ */
+const unavailableNetwork = (cause: Cause.Cause<unknown>): string | undefined => {
+  for (const reason of cause.reasons) {
+    const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    if (
+      typeof error === "object" && error !== null &&
+      (error as { readonly _tag?: unknown })._tag === "NetworkUnavailable"
+    ) {
+      const network = (error as { readonly network?: unknown }).network
+      return typeof network === "string" ? `the ${network} network` : "the network"
+    }
+  }
+  return undefined
+}
+
 /** 499, as nginx logs it: never sent, as no one is left to read it. */
 const clientGone = Effect.succeed(HttpServerResponse.empty({ status: 499 }))
 
@@ -51,6 +77,14 @@ export const answerFailure = (answers: Answers) =>
   if (isRouteNotFound(cause)) return answers.notFound(request)
   if (isBodyTooLarge(cause)) return answers.tooLarge
   if (isClientGone(cause)) return clientGone
+  const network = unavailableNetwork(cause)
+  if (network !== undefined) {
+    return answers.envelope(
+      "NETWORK_UNAVAILABLE",
+      `${network} is unavailable: its RPC does not answer; retry after ${NETWORK_RETRY_AFTER_SECONDS} seconds`,
+      { headers: { "retry-after": String(NETWORK_RETRY_AFTER_SECONDS) } }
+    )
+  }
   return Effect.andThen(
     Effect.logError("request failed", cause).pipe(
       Effect.annotateLogs({ requestId, route: routeOf(request) ?? "none", status: 500 })

@@ -7,11 +7,13 @@ import { IsoDateTime, Network, PriceUsd, queryInteger, TokenReference, TradeView
 import {
   Api,
   BadRequest,
-  bodyErrors,
   Conflict,
+  documented,
   Envelope,
+  jsonBody,
   NotFound,
-  operationExamples,
+  queryRoute,
+  readRoute,
   RequestValidation
 } from "@swapdesk/http"
 import { Schema } from "effect"
@@ -93,82 +95,51 @@ export const EventsView = Schema.Struct({
 
 export class SimulatorApi extends HttpApiGroup.make("sim")
   .add(
-    HttpApiEndpoint.get("clock", "/v1/sim/clock", { success: Envelope(ClockView) }).annotate(
-      OpenApi.Summary,
-      "The market clock"
-    )
-  )
-  .add(
+    readRoute("clock", "/v1/sim/clock", ClockView, { summary: "The market clock" }),
     HttpApiEndpoint.post("advance", "/v1/sim/clock/advance", {
-      payload: AdvanceBody,
-      success: Envelope(AdvancedView),
-      error: [BadRequest, Conflict, ...bodyErrors]
-    })
-      .annotate(OpenApi.Summary, "Manual clock: run every event due in the next `ms`, in order")
-      .annotate(OpenApi.Transform, operationExamples({ body: { ms: 60_000 } }))
-  )
-  .add(
+      ...jsonBody(AdvanceBody, BadRequest, Conflict),
+      success: Envelope(AdvancedView)
+    }).annotateMerge(documented({
+      summary: "Manual clock: run every event due in the next `ms`, in order",
+      examples: { body: { ms: 60_000 } }
+    })),
     HttpApiEndpoint.put("setPrice", "/v1/sim/prices/:token", {
       params: { token: Schema.String },
-      payload: SetPriceBody,
-      success: Envelope(PriceSetView),
-      error: [BadRequest, Conflict, ...bodyErrors]
-    })
-      .annotate(
-        OpenApi.Summary,
-        "Move a token's USD price; alerts are evaluated before the response (409 PRICE_FROM_HISTORY on a replayed token)"
-      )
-      .annotate(OpenApi.Transform, operationExamples({ body: { price: 250 } }))
-  )
-  .add(
+      ...jsonBody(SetPriceBody, BadRequest, Conflict),
+      success: Envelope(PriceSetView)
+    }).annotateMerge(documented({
+      summary:
+        "Move a token's USD price; alerts are evaluated before the response (409 PRICE_FROM_HISTORY on a replayed token)",
+      examples: { body: { price: 250 } }
+    })),
     HttpApiEndpoint.post("fault", "/v1/sim/faults", {
-      payload: FaultBody,
-      success: Envelope(FaultView),
-      error: [BadRequest, ...bodyErrors]
-    })
-      .annotate(OpenApi.Summary, "Inject an outage, congestion or gas spike on a network")
-      .annotate(
-        OpenApi.Transform,
-        operationExamples({ body: { network: "ethereum", kind: "congestion", durationMs: 300_000 } })
-      )
-  )
-  .add(
+      ...jsonBody(FaultBody, BadRequest),
+      success: Envelope(FaultView)
+    }).annotateMerge(documented({
+      summary: "Inject an outage, congestion or gas spike on a network",
+      examples: { body: { network: "ethereum", kind: "congestion", durationMs: 300_000 } }
+    })),
     HttpApiEndpoint.post("approval", "/v1/sim/approvals", {
-      payload: ApprovalBody,
-      success: Envelope(TradeView),
-      error: [BadRequest, NotFound, Conflict, ...bodyErrors]
-    })
-      .annotate(OpenApi.Summary, "The wallet approves or rejects a trade awaiting approval")
-      .annotate(OpenApi.Transform, operationExamples({ body: { tradeId: "trd_V0EqxmPlrww0EEmI9QfJ", approve: true } }))
-  )
-  .add(
+      ...jsonBody(ApprovalBody, BadRequest, NotFound, Conflict),
+      success: Envelope(TradeView)
+    }).annotateMerge(documented({
+      summary: "The wallet approves or rejects a trade awaiting approval",
+      examples: { body: { tradeId: "trd_V0EqxmPlrww0EEmI9QfJ", approve: true } }
+    })),
     HttpApiEndpoint.post("whale", "/v1/sim/whales", {
-      payload: WhaleBody,
-      success: Envelope(WhaleView),
-      error: [BadRequest, ...bodyErrors]
+      ...jsonBody(WhaleBody, BadRequest),
+      success: Envelope(WhaleView)
+    }).annotateMerge(documented({
+      summary: "A whale swap happens now",
+      examples: { body: { token: "SOL", network: "solana", valueUsd: 2_500_000 } }
+    })),
+    queryRoute("outbox", "/v1/sim/outbox", LogPageQuery, OutboxView, {
+      summary:
+        "Every notification, with its delivery status and attempts, oldest first, a page at a time (the most recent kept)"
+    }),
+    queryRoute("events", "/v1/sim/events", LogPageQuery, EventsView, {
+      summary: "The ordered event log, oldest first, a page at a time (the most recent kept)"
     })
-      .annotate(OpenApi.Summary, "A whale swap happens now")
-      .annotate(
-        OpenApi.Transform,
-        operationExamples({ body: { token: "SOL", network: "solana", valueUsd: 2_500_000 } })
-      )
-  )
-  .add(
-    HttpApiEndpoint.get("outbox", "/v1/sim/outbox", {
-      query: LogPageQuery,
-      success: Envelope(OutboxView),
-      error: [BadRequest]
-    }).annotate(
-      OpenApi.Summary,
-      "Every notification, with its delivery status and attempts, oldest first, a page at a time (the most recent kept)"
-    )
-  )
-  .add(
-    HttpApiEndpoint.get("events", "/v1/sim/events", {
-      query: LogPageQuery,
-      success: Envelope(EventsView),
-      error: [BadRequest]
-    }).annotate(OpenApi.Summary, "The ordered event log, oldest first, a page at a time (the most recent kept)")
   )
   .annotate(
     OpenApi.Description,

@@ -11,14 +11,11 @@ import { keyInUseId } from "../KeyInUse.ts"
 import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { useAction } from "../ui/Action.ts"
-import { Checkbox, Section, TableScroller, TextField } from "../ui/Fields.tsx"
+import { CheckboxGroup, Section, TableScroller, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Secret } from "../ui/Secret.tsx"
 import { Empty, ErrorBox, Listing } from "../ui/States.tsx"
-
-const toggle = <T,>(list: ReadonlyArray<T>, item: T, on: boolean) =>
-  on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item)
 
 const ApiKeys = () => {
   const keys = useResource<{ readonly total: number; readonly keys: ReadonlyArray<ApiKey> }>()
@@ -47,18 +44,12 @@ const ApiKeys = () => {
         }}
       >
         <TextField label="Key name" value={name.value} onInput={(value) => (name.value = value)} required />
-        <fieldset>
-          <legend>Scopes</legend>
-          {scopes.map((scope) => (
-            <Checkbox key={scope} label={scope} checked={chosen.value.includes(scope)} onChange={(on) => (chosen.value = toggle(chosen.value, scope, on))} />
-          ))}
-        </fieldset>
+        <CheckboxGroup legend="Scopes" options={scopes} chosen={chosen.value} onChange={(next) => (chosen.value = next)} />
         <TextField label="Key expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
         <button type="submit">Create key</button>
       </Form>
       <ErrorBox error={error.value} title="Key not created" />
       {created.value?.key === undefined ? null : <Secret label="New API key" copyLabel="Copy API key" value={created.value.key} />}
-      <ErrorBox error={keys.error} />
       <Listing what="API keys" resource={keys} itemsOf={(list) => list.keys} empty={<Empty>No keys.</Empty>}>
         {(list) => (
           <ul class="list" aria-label="API keys">
@@ -96,7 +87,6 @@ const Deliveries = ({ webhook }: { readonly webhook: Webhook }) => {
   usePoll(() => deliveries.load(() => get(`/webhooks/${webhook.id}/deliveries`, { limit: 20 })), 15_000, [webhook.id])
   return (
     <div>
-      <ErrorBox error={deliveries.error} />
       <Listing what="deliveries" resource={deliveries} itemsOf={(log) => log.deliveries} empty={<Empty>No deliveries yet.</Empty>}>
         {(log) => (
           <TableScroller label={`Deliveries to ${webhook.url}`}>
@@ -164,17 +154,11 @@ const Webhooks = () => {
         }}
       >
         <TextField label="Webhook URL" type="url" value={url.value} onInput={(value) => (url.value = value)} required placeholder="https://example.com/hooks/swapdesk" />
-        <fieldset>
-          <legend>Events</legend>
-          {webhookEvents.map((name) => (
-            <Checkbox key={name} label={name} checked={events.value.includes(name)} onChange={(on) => (events.value = toggle(events.value, name, on))} />
-          ))}
-        </fieldset>
+        <CheckboxGroup legend="Events" options={webhookEvents} chosen={events.value} onChange={(next) => (events.value = next)} />
         <button type="submit">Create webhook</button>
       </Form>
       <ErrorBox error={error.value} title="Webhook not created" />
       {created.value?.secret === undefined ? null : <Secret label="Signing secret" copyLabel="Copy signing secret" value={created.value.secret} />}
-      <ErrorBox error={webhooks.error} />
       <Listing what="webhooks" resource={webhooks} itemsOf={(list) => list.webhooks} empty={<Empty>No webhooks.</Empty>}>
         {(list) => (
           <ul class="list" aria-label="Webhooks">

@@ -9,9 +9,9 @@ import { isoFromInput, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { Section, SelectField, TableScroller, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
-import { Pager } from "../ui/Pager.tsx"
+import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Listing } from "../ui/States.tsx"
+import { Empty } from "../ui/States.tsx"
 
 const PAGE_SIZE = 20
 
@@ -80,48 +80,45 @@ export const HistoryScreen = () => {
         </Form>
       </Section>
       <Section title="Trades">
-        <ErrorBox error={trades.error} />
-        <Listing
+        <PagedListing
           what="trades"
           resource={trades}
           itemsOf={(page) => page.trades}
+          offset={offset}
           empty={<Empty>No trades match. Place one on the Swap screen, or widen the filters.</Empty>}
         >
           {(page) => (
-            <>
-              <TableScroller label={"Trades table"}>
-                <table class="cards">
-                  <caption class="visually-hidden">Trades, newest first</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Submitted</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Swap</th>
-                      <th scope="col" class="num">Received</th>
-                      <th scope="col">Network</th>
-                      <th scope="col">Transaction</th>
+            <TableScroller label={"Trades table"}>
+              <table class="cards">
+                <caption class="visually-hidden">Trades, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Submitted</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Swap</th>
+                    <th scope="col" class="num">Received</th>
+                    <th scope="col">Network</th>
+                    <th scope="col">Transaction</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.trades.map((trade) => (
+                    <tr key={trade.id}>
+                      <td data-label="Submitted">{time(trade.createdAt)}</td>
+                      <td data-label="Status"><span class={`badge ${trade.status}`}>{trade.status}</span></td>
+                      <td data-label="Swap">
+                        {trade.amountIn} {trade.tokenIn} → {trade.tokenOut}
+                      </td>
+                      <td class="num" data-label="Received">{trade.amountOut === undefined ? "—" : `${trade.amountOut} ${trade.tokenOut}`}</td>
+                      <td data-label="Network">{trade.network}</td>
+                      <td data-label="Transaction" title={trade.txHash}>{trade.txHash === undefined ? "not broadcast" : short(trade.txHash)}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {page.trades.map((trade) => (
-                      <tr key={trade.id}>
-                        <td data-label="Submitted">{time(trade.createdAt)}</td>
-                        <td data-label="Status"><span class={`badge ${trade.status}`}>{trade.status}</span></td>
-                        <td data-label="Swap">
-                          {trade.amountIn} {trade.tokenIn} → {trade.tokenOut}
-                        </td>
-                        <td class="num" data-label="Received">{trade.amountOut === undefined ? "—" : `${trade.amountOut} ${trade.tokenOut}`}</td>
-                        <td data-label="Network">{trade.network}</td>
-                        <td data-label="Transaction" title={trade.txHash}>{trade.txHash === undefined ? "not broadcast" : short(trade.txHash)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroller>
-              <Pager page={page} label="Trades" onOffset={(next) => (offset.value = next)} />
-            </>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroller>
           )}
-        </Listing>
+        </PagedListing>
       </Section>
     </div>
   )

@@ -187,7 +187,6 @@ export const MarketScreen = () => {
             Latest
           </button>
         </Form>
-        <ErrorBox error={chart.error} />
         <Listing
           what="chart"
           resource={chart}
@@ -216,7 +215,6 @@ export const MarketScreen = () => {
           />
         }
       >
-        <ErrorBox error={trending.error} />
         <Listing
           what="trending tokens"
           resource={trending}

@@ -19,9 +19,9 @@ import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { useAction } from "../ui/Action.ts"
 import { Form } from "../ui/Form.tsx"
-import { Pager } from "../ui/Pager.tsx"
+import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Listing, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
@@ -230,53 +230,50 @@ export const OrdersScreen = () => {
             />
           </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
-          <ErrorBox error={orders.error} />
-          <Listing
+          <PagedListing
             what="orders"
             resource={orders}
             itemsOf={(page) => page.orders}
+            offset={offset}
             empty={<Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>}
           >
             {(page) => (
-              <>
-                <ul class="list" aria-label="Orders">
-                  {page.orders.map((order) => (
-                    <li key={order.id} class="row">
-                      <div>
-                        <span class={`badge ${order.status}`}>{order.status}</span>{" "}
-                        {grouped(order.amountIn)} {order.tokenIn} → at least {grouped(order.minAmountOut)} {order.tokenOut} on {order.network}
-                        <br />
-                        <small class="muted">
-                          limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
-                          {order.expiresAt === null || order.expiresAt === undefined ? "" : `; expires ${time(order.expiresAt)}`}
-                          {order.tradeId === null || order.tradeId === undefined ? "" : `; filled by ${order.tradeId}`}
-                        </small>
-                        <details>
-                          <summary>Signature</summary>
-                          <dl class="signature">
-                            <dt>Signer</dt>
-                            <dd><code class="wrap">{order.signer}</code></dd>
-                            <dt>Signature</dt>
-                            <dd><code class="wrap">{order.signature}</code></dd>
-                          </dl>
-                        </details>
-                      </div>
-                      {order.status === "pending"
-                        ? (
-                          <div class="actions">
-                            <button type="button" class="danger" aria-label={`Cancel order ${order.id}`} onClick={() => void cancel(order)}>
-                              Cancel
-                            </button>
-                          </div>
-                        )
-                        : null}
-                    </li>
-                  ))}
-                </ul>
-                <Pager page={page} label="Orders" onOffset={(next) => (offset.value = next)} />
-              </>
+              <ul class="list" aria-label="Orders">
+                {page.orders.map((order) => (
+                  <li key={order.id} class="row">
+                    <div>
+                      <span class={`badge ${order.status}`}>{order.status}</span>{" "}
+                      {grouped(order.amountIn)} {order.tokenIn} → at least {grouped(order.minAmountOut)} {order.tokenOut} on {order.network}
+                      <br />
+                      <small class="muted">
+                        limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
+                        {order.expiresAt === null || order.expiresAt === undefined ? "" : `; expires ${time(order.expiresAt)}`}
+                        {order.tradeId === null || order.tradeId === undefined ? "" : `; filled by ${order.tradeId}`}
+                      </small>
+                      <details>
+                        <summary>Signature</summary>
+                        <dl class="signature">
+                          <dt>Signer</dt>
+                          <dd><code class="wrap">{order.signer}</code></dd>
+                          <dt>Signature</dt>
+                          <dd><code class="wrap">{order.signature}</code></dd>
+                        </dl>
+                      </details>
+                    </div>
+                    {order.status === "pending"
+                      ? (
+                        <div class="actions">
+                          <button type="button" class="danger" aria-label={`Cancel order ${order.id}`} onClick={() => void cancel(order)}>
+                            Cancel
+                          </button>
+                        </div>
+                      )
+                      : null}
+                  </li>
+                ))}
+              </ul>
             )}
-          </Listing>
+          </PagedListing>
         </Section>
       </div>
     </div>

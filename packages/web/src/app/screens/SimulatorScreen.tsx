@@ -16,10 +16,13 @@ import { setControlKey } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Loading, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, Loading, Notice } from "../ui/States.tsx"
 import { awaitsApproval, decideApproval } from "./SwapScreen.tsx"
 
 const sim = { control: true } as const
+
+/** A call to a control route that sends `body`, with the control key. */
+const control = <T,>(method: string, path: string, body: unknown) => call<T>(method, path, { ...sim, body })
 const EVENTS_SHOWN = 50
 
 /** A form that runs one control call, then says what happened or shows the error. */
@@ -162,7 +165,7 @@ export const SimulatorScreen = () => {
 
   const advance = async () => {
     const ms = Math.round(Number(amount.value) * Number(unit.value))
-    const answer = await call<{ readonly now: string }>("POST", "/sim/clock/advance", { ...sim, body: { ms } })
+    const answer = await control<{ readonly now: string }>("POST", "/sim/clock/advance", { ms })
     await clock.load(() => get("/sim/clock", undefined, sim))
     return `The market clock is now ${time(answer.data.now)}.`
   }
@@ -215,7 +218,7 @@ export const SimulatorScreen = () => {
           label="Set price"
           run={async () => {
             const token = priceToken.value.trim()
-            await call("PUT", `/sim/prices/${encodeURIComponent(token)}`, { ...sim, body: { price: Number(price.value) } })
+            await control("PUT", `/sim/prices/${encodeURIComponent(token)}`, { price: Number(price.value) })
             return `${token} now trades at ${price.value} USD.`
           }}
         >
@@ -226,10 +229,7 @@ export const SimulatorScreen = () => {
           title="Whale swap"
           label="Make a whale swap"
           run={async () => {
-            await call("POST", "/sim/whales", {
-              ...sim,
-              body: { token: whaleToken.value.trim(), network: whaleNetwork.value, valueUsd: Number(whaleValue.value) }
-            })
+            await control("POST", "/sim/whales", { token: whaleToken.value.trim(), network: whaleNetwork.value, valueUsd: Number(whaleValue.value) })
             return `A ${whaleValue.value} USD swap of ${whaleToken.value} happened on ${whaleNetwork.value}.`
           }}
         >
@@ -241,10 +241,7 @@ export const SimulatorScreen = () => {
           title="Network fault"
           label="Start fault"
           run={async () => {
-            await call("POST", "/sim/faults", {
-              ...sim,
-              body: { network: faultNetwork.value, kind: faultKind.value, durationMs: Math.round(Number(faultMinutes.value) * 60_000) }
-            })
+            await control("POST", "/sim/faults", { network: faultNetwork.value, kind: faultKind.value, durationMs: Math.round(Number(faultMinutes.value) * 60_000) })
             return `${faultKind.value} on ${faultNetwork.value} for ${faultMinutes.value} minutes of market time.`
           }}
         >
@@ -260,14 +257,10 @@ export const SimulatorScreen = () => {
       </div>
       <Section title="Trades awaiting approval">
         <ErrorBox error={approvalError.value} />
-        <ErrorBox error={waiting.error} />
-        {waiting.data === undefined
-          ? (waiting.error === null ? <Loading what="pending trades" /> : null)
-          : waiting.data.length === 0
-          ? <Empty>No trade of this account waits for its wallet.</Empty>
-          : (
+        <Listing what="pending trades" resource={waiting} itemsOf={(trades) => trades} empty={<Empty>No trade of this account waits for its wallet.</Empty>}>
+          {(trades) => (
             <ul class="list" aria-label="Trades awaiting approval">
-              {waiting.data.map((trade) => (
+              {trades.map((trade) => (
                 <li key={trade.id} class="row">
                   <span>
                     <code>{trade.id}</code> {trade.amountIn} {trade.tokenIn} → {trade.tokenOut} on {trade.network}
@@ -280,17 +273,14 @@ export const SimulatorScreen = () => {
               ))}
             </ul>
           )}
+        </Listing>
       </Section>
       <div class="columns">
         <Section title="Outbox">
-          <ErrorBox error={outbox.error} />
-          {outbox.data === undefined
-            ? (outbox.error === null ? <Loading what="outbox" /> : null)
-            : outbox.data.length === 0
-            ? <Empty>No notification sent yet.</Empty>
-            : (
+          <Listing what="outbox" resource={outbox} itemsOf={(items) => items} empty={<Empty>No notification sent yet.</Empty>}>
+            {(items) => (
               <ul class="list" aria-label="Notifications sent">
-                {outbox.data.map((item, index) => (
+                {items.map((item, index) => (
                   <li key={item.seq ?? index}>
                     <small class="muted">{time(item.sentAt)} · {item.channel} to {item.to}</small>
                     <br />
@@ -299,6 +289,7 @@ export const SimulatorScreen = () => {
                 ))}
               </ul>
             )}
+          </Listing>
         </Section>
         <Section title="Event log">
           <ErrorBox error={eventsError.value} />

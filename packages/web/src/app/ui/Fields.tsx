@@ -85,6 +85,25 @@ export const Checkbox = (
   </label>
 )
 
+/** `list` with `item` chosen (`on`, last) or left out. */
+const toggle = <T,>(list: ReadonlyArray<T>, item: T, on: boolean) =>
+  on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item)
+
+/** A choice of any number of `options` (scopes, webhook events), as a labelled group of checkboxes. */
+export const CheckboxGroup = <T extends string>(props: {
+  readonly legend: string
+  readonly options: ReadonlyArray<T>
+  readonly chosen: ReadonlyArray<T>
+  readonly onChange: (chosen: ReadonlyArray<T>) => void
+}) => (
+  <fieldset>
+    <legend>{props.legend}</legend>
+    {props.options.map((option) => (
+      <Checkbox key={option} label={option} checked={props.chosen.includes(option)} onChange={(on) => props.onChange(toggle(props.chosen, option, on))} />
+    ))}
+  </fieldset>
+)
+
 /** A row of exclusive choices (timeframes, ranges) as toggle buttons in a labelled group. */
 export const Segmented = <T extends string>(props: {
   readonly label: string

@@ -1,5 +1,7 @@
 /** Previous/next through a paginated list, saying where in it the user is. */
+import type { ComponentChildren } from "preact"
 import type { Page } from "../api/Types.ts"
+import { Listing } from "./States.tsx"
 
 export const Pager = (
   { page, label, onOffset }: { readonly page: Page; readonly label: string; readonly onOffset: (offset: number) => void }
@@ -20,3 +22,25 @@ export const Pager = (
     </nav>
   )
 }
+
+/**
+ * A paginated list read from the API, as `Listing` shows it, with the pager under the page's
+ * items; the pager moves `offset`, from which the screen reads the page.
+ */
+export const PagedListing = <P extends Page,>(props: {
+  readonly what: string
+  readonly resource: { readonly data: P | undefined; readonly error: unknown }
+  readonly itemsOf: (page: P) => ReadonlyArray<unknown>
+  readonly offset: { value: number }
+  readonly empty: ComponentChildren
+  readonly children: (page: P) => ComponentChildren
+}) => (
+  <Listing what={props.what} resource={props.resource} itemsOf={props.itemsOf} empty={props.empty}>
+    {(page) => (
+      <>
+        {props.children(page)}
+        <Pager page={page} label={props.what[0]!.toUpperCase() + props.what.slice(1)} onOffset={(next) => (props.offset.value = next)} />
+      </>
+    )}
+  </Listing>
+)

@@ -36,9 +36,9 @@ export const ErrorBox = ({ error, title }: { readonly error: unknown; readonly t
 }
 
 /**
- * A list read from the API, in the state it is in: "Loading" until the first answer (nothing once
- * the read failed: the screen's ErrorBox says why), `empty` when the answer lists nothing, else
- * what `children` makes of the answer.
+ * A list read from the API, in the state it is in: the read's error when it failed (above the last
+ * answer, if there was one), "Loading" until the first answer, `empty` when the answer lists
+ * nothing, else what `children` makes of the answer.
  */
 export const Listing = <T,>(props: {
   readonly what: string
@@ -47,9 +47,17 @@ export const Listing = <T,>(props: {
   readonly empty: ComponentChildren
   readonly children: (data: T) => ComponentChildren
 }) => {
-  const data = props.resource.data
-  if (data === undefined) return props.resource.error === null ? <Loading what={props.what} /> : null
-  return <>{props.itemsOf(data).length === 0 ? props.empty : props.children(data)}</>
+  const { data, error } = props.resource
+  return (
+    <>
+      <ErrorBox error={error} />
+      {data === undefined
+        ? error === null ? <Loading what={props.what} /> : null
+        : props.itemsOf(data).length === 0
+        ? props.empty
+        : props.children(data)}
+    </>
+  )
 }
 
 /** A confirmation the user should hear: announced politely by screen readers. */

@@ -1,0 +1,113 @@
+/**
+ * The shapes the contract's routes share, named once: what an operation's documentation holds
+ * (`documented`), and the conventions of a resource's routes (`readRoute`, `queryRoute`,
+ * `itemRoute`, `deleteRoute`): a `GET` answering data for a query string refuses a bad query with 400, a route
+ * on one resource takes its `:id` and answers 404 when the account has no such resource, a delete
+ * answers 204. A route outside these conventions is written with `HttpApiEndpoint` itself and
+ * documented with `documented`; one taking a body declares it with `jsonBody`, a creation with
+ * `creation`.
+ */
+import { type ApiScope, IDEMPOTENCY_KEY_MAX_LENGTH } from "@swapdesk/core"
+import { Context, Schema } from "effect"
+import type { HttpRouter } from "effect/http"
+import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
+import { BadRequest, bodyErrors, NotFound } from "./ApiErrors.ts"
+import { Envelope } from "./Envelope.ts"
+import { operationExamples } from "./Examples.ts"
+import { RequiredScope } from "./Security.ts"
+
+/** What the OpenAPI document says of an operation beyond its schemas, and the scope it needs. */
+export interface Documentation {
+  readonly summary: string
+  readonly description?: string
+  /** The scope the route needs, where its group does not name one for all its routes. */
+  readonly scope?: ApiScope
+  /** The operation's own examples. */
+  readonly examples?: Examples
+}
+
+/** An operation's own examples, as `operationExamples` takes them. */
+export type Examples = Parameters<typeof operationExamples>[0]
+
+/** An operation's documentation as the annotations an endpoint merges (`annotateMerge`). */
+export const documented = ({ description, examples, scope, summary }: Documentation): Context.Context<never> => {
+  const annotations = OpenApi.annotations({
+    summary,
+    description,
+    transform: examples === undefined ? undefined : operationExamples(examples)
+  })
+  return scope === undefined ? annotations : Context.add(annotations, RequiredScope, scope)
+}
+
+/** The path parameters of a route on one resource: its `:id`. */
+export const ResourceId = { id: Schema.String }
+
+/** A resource's id as the example its routes' `:id` shows. */
+export const idExample = (id: string): Examples => ({ parameters: { id } })
+
+/** The success of a creation: 201 with the created resource's `data`. */
+export const created = <Data extends Schema.Top>(data: Data) => Envelope(data).pipe(HttpApiSchema.status(201))
+
+/**
+ * The options of a route taking a JSON body: its schema, and the errors it answers, its own first,
+ * then what any body can be refused with before the route sees it (`bodyErrors`).
+ */
+export const jsonBody = <Payload extends Schema.Top, const Errors extends ReadonlyArray<Schema.Top>>(
+  payload: Payload,
+  ...errors: Errors
+) => ({ payload, error: [...errors, ...bodyErrors] as const })
+
+/** The options of a creation: its JSON body (`jsonBody`), and 201 with the created resource's `data`. */
+export const creation = <
+  Payload extends Schema.Top,
+  Data extends Schema.Top,
+  const Errors extends ReadonlyArray<Schema.Top>
+>(payload: Payload, data: Data, ...errors: Errors) => ({ ...jsonBody(payload, ...errors), success: created(data) })
+
+/** The `Idempotency-Key` a client may send with a creation, to have it made at most once. */
+export const IdempotencyKey = Schema.String.check(
+  Schema.isMinLength(1, { message: "must not be empty" }),
+  Schema.isMaxLength(IDEMPOTENCY_KEY_MAX_LENGTH, {
+    message: `must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`
+  })
+)
+
+/** The headers of a creation that honours `Idempotency-Key`. */
+export const IdempotencyKeyHeader = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
+
+/** `GET` of `data` that takes no input: nothing to refuse but a key (settings, a list of keys, a clock). */
+export const readRoute = <const Name extends string, const Path extends HttpRouter.PathInput, Data extends Schema.Top>(
+  name: Name,
+  path: Path,
+  data: Data,
+  documentation: Documentation
+) => HttpApiEndpoint.get(name, path, { success: Envelope(data) }).annotateMerge(documented(documentation))
+
+/** `GET` of `data` for a query string; 400 for a query its schema refuses. */
+export const queryRoute = <
+  const Name extends string,
+  const Path extends HttpRouter.PathInput,
+  Query extends Schema.Top,
+  Data extends Schema.Top
+>(name: Name, path: Path, query: Query, data: Data, documentation: Documentation) =>
+  HttpApiEndpoint.get(name, path, { query, success: Envelope(data), error: BadRequest })
+    .annotateMerge(documented(documentation))
+
+/** `GET` of one resource by its `:id`; 404 when the account has no such resource. */
+export const itemRoute = <const Name extends string, const Path extends HttpRouter.PathInput, Data extends Schema.Top>(
+  name: Name,
+  path: Path,
+  data: Data,
+  documentation: Documentation
+) =>
+  HttpApiEndpoint.get(name, path, { params: ResourceId, success: Envelope(data), error: NotFound })
+    .annotateMerge(documented(documentation))
+
+/** `DELETE` of one resource by its `:id`: 204, or 404 when the account has no such resource. */
+export const deleteRoute = <const Name extends string, const Path extends HttpRouter.PathInput>(
+  name: Name,
+  path: Path,
+  documentation: Documentation
+) =>
+  HttpApiEndpoint.delete(name, path, { params: ResourceId, success: HttpApiSchema.NoContent, error: NotFound })
+    .annotateMerge(documented(documentation))

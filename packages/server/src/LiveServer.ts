@@ -1,0 +1,103 @@
+/**
+ * The live server's world (docs/live.md): the contract's routes and the trading interface (at `/`)
+ * on the chains, without the simulator's `/v1/sim` routes (they answer `404 NOT_FOUND`, as any
+ * unknown route). `Chain`, `Wallets`, `PriceFeed` and `OrderSigner` are `@swapdesk/evm`'s live
+ * adapters, and its followers report each trade's later life; the tokens (`TokenRegistry`) are the
+ * file's; the other ports run on the wall clock (`live/LiveRuntime.ts`); the records are kept in
+ * the SQL store, seeded with the file's accounts and keys (`live/LiveSeed.ts`).
+ */
+import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTransport } from "@swapdesk/core"
+import {
+  type DelegatedSigner,
+  layerLiveFollowers,
+  layerLivePorts,
+  layerLiveTokenRegistry,
+  type LiveConfig,
+  type LiveFollowerOptions,
+  LiveNetworkStatus
+} from "@swapdesk/evm"
+import {
+  Api,
+  ApiMiddlewares,
+  Backend,
+  ContractHandlers,
+  CorsOrigins,
+  HealthNetworks,
+  type NetworkHealthView,
+  RateLimits,
+  serveApi
+} from "@swapdesk/http"
+import type { SimulatorRepositories } from "@swapdesk/simulator"
+import { InterfaceRoutes } from "@swapdesk/web"
+import { Effect, Layer } from "effect"
+import { layerLiveRuntime } from "./live/LiveRuntime.ts"
+import { layerLiveSeed } from "./live/LiveSeed.ts"
+import { webhooksOnly } from "./SimulatorServer.ts"
+
+/** How the live server runs, beside its file. */
+export interface LiveAppOptions<E> {
+  /** The delegated wallets' keys (`readDelegatedSigners`): they sign here and go nowhere else. */
+  readonly signers: ReadonlyArray<DelegatedSigner>
+  /** Where the records are kept: the SQL store (`main.ts` opens `DATABASE_URL`). */
+  readonly repositories: SimulatorRepositories<E>
+  /** Real notification channels and the webhook sender (webhooks to any host, no channel, unless given). */
+  readonly adapters?: Layer.Layer<ChannelTransport | WebhookTransport> | undefined
+  /** The origins browsers may call the API from (`CORS_ORIGINS`); none unless given. */
+  readonly corsOrigins?: ReadonlyArray<string> | undefined
+  /** How the trades in flight are followed (`@swapdesk/evm`'s defaults unless given). */
+  readonly followers?: LiveFollowerOptions | undefined
+}
+
+/**
+ * `/v1/health`'s `networks`: each network's RPC state and head block. There is no market-data
+ * index yet, so `indexedBlock` and `lagBlocks` are null (docs/decisions.md, "Health before the index").
+ */
+const layerHealthNetworks = Layer.effect(
+  HealthNetworks,
+  Effect.map(LiveNetworkStatus, (status) =>
+    Effect.map(status.networks, (networks) => {
+      const view: Record<string, NetworkHealthView> = {}
+      for (const network of networks) {
+        view[network.network] = {
+          chainId: network.chainId,
+          rpc: network.rpc,
+          headBlock: network.headBlock,
+          indexedBlock: null,
+          lagBlocks: null
+        }
+      }
+      return view
+    }))
+)
+
+/**
+ * Everything the live server runs on `config`, the trading interface at `/` included; provide an
+ * HTTP server to serve it.
+ */
+export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
+  const runtime = Layer.mergeAll(
+    layerLiveRuntime.pipe(Layer.provideMerge(options.adapters ?? webhooksOnly)),
+    options.repositories,
+    layerLiveTokenRegistry(config)
+  )
+  // Each RPC is checked at the adapters' default interval (5 s), which is the `Retry-After` of a
+  // `503 NETWORK_UNAVAILABLE` (docs/decisions.md, "NETWORK_UNAVAILABLE").
+  const ports = layerLivePorts({ config, signers: options.signers }).pipe(
+    Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime)))
+  )
+  const world = layerLiveFollowers(options.followers).pipe(
+    Layer.provideMerge(DomainLive.pipe(Layer.provideMerge(ports)))
+  )
+  const handlers = ContractHandlers.pipe(
+    Layer.provide(Layer.succeed(Backend, "live")),
+    Layer.provide(layerHealthNetworks)
+  )
+  return Layer.merge(serveApi(Api), InterfaceRoutes.layer()).pipe(
+    Layer.provide(handlers),
+    Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
+    Layer.provideMerge(
+      ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, { enabled: true, perMinute: rateLimitsPerMinute })))
+    ),
+    Layer.provideMerge(world)
+  )
+}
