@@ -49,6 +49,15 @@ export {
   TransactionReverted
 } from "./EvmRpcFailure.ts"
 export {
+  ChainIndex,
+  type ChainIndexerOptions,
+  type IndexedPriceFeedOptions,
+  layerChainIndex,
+  layerIndexedPriceFeed,
+  layerLiveMarketData,
+  type NetworkIndexStatus
+} from "./indexer/index.ts"
+export {
   type FollowedTrade,
   layerLiveFollowers,
   layerLivePorts,

@@ -15,13 +15,14 @@ import {
   type TrendingRanking
 } from "@swapdesk/core"
 import { Clock, Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
 import { erc20Abi, type PublicClient } from "viem"
 import { makeLivePriceFeed } from "../live/LivePriceFeed.ts"
 import { LiveState } from "../live/LiveState.ts"
 import { liveTokensOf } from "../live/LiveTokens.ts"
 import type { LiveConfig } from "../LiveConfig.ts"
-import { ChainIndex } from "./ChainIndex.ts"
-import { indexClient } from "./ChainIndexer.ts"
+import { ChainIndex, layerChainIndex } from "./ChainIndex.ts"
+import { type ChainIndexerOptions, indexClient } from "./ChainIndexer.ts"
 import { fillCandles } from "./IndexedCandles.ts"
 import { indexedTrendingScore } from "./IndexedTrending.ts"
 
@@ -272,3 +273,15 @@ export const layerIndexedPriceFeed = (config: LiveConfig, options: IndexedPriceF
       return yield* makeIndexedPriceFeed(config, index, makeLivePriceFeed(state, liveTokensOf(config)), options)
     })
   )
+
+/**
+ * Live market data in one layer: the index of every network (`layerChainIndex`) and the `PriceFeed`
+ * on it. Provide it over `layerLivePorts` (whose `LiveState` it needs, and whose spot-only
+ * `PriceFeed` it replaces) with the store's migrated `SqlClient`; `ChainIndex.networks` gives the
+ * health answer's `indexedBlock` and `lagBlocks`.
+ */
+export const layerLiveMarketData = (
+  config: LiveConfig,
+  options: { readonly index?: ChainIndexerOptions; readonly feed?: IndexedPriceFeedOptions } = {}
+): Layer.Layer<PriceFeed | ChainIndex, never, LiveState | SqlClient.SqlClient> =>
+  layerIndexedPriceFeed(config, options.feed).pipe(Layer.provideMerge(layerChainIndex(config, options.index)))

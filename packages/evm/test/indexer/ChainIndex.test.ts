@@ -1,17 +1,25 @@
 // Proves the chain index against a real node (anvil with Uniswap V2): candles, 24 h figures,
 // whales and holders equal what the pools' Swap logs and the tokens' balances say (OHLC, volume,
 // the gap rule, a token priced through WETH), on SQLite and, when configured, PostgreSQL; a restart
-// mid-index resumes with no swap missing or doubled; a reorganisation deeper than `confirmations`
+// mid-index resumes with no swap missing or doubled; the market-data layer replaces the live ports'
+// spot-only feed and reports the indexed block; a reorganisation deeper than `confirmations`
 // is rolled back to the common ancestor; and an RPC that refuses large `eth_getLogs` ranges (a
 // local proxy in front of anvil) is indexed completely through smaller ranges.
-import { MoneyDecimal, PriceFeed, type UsdCandle } from "@swapdesk/core"
+import { MoneyDecimal, OrderRepository, PriceFeed, TradeRepository, type UsdCandle } from "@swapdesk/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { type Address, erc20Abi, parseAbi, parseAbiItem, parseUnits } from "viem"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ChainIndex, type ChainIndexerOptions, layerChainIndex, makeIndexedPriceFeed } from "../../src/indexer/index.ts"
+import {
+  ChainIndex,
+  type ChainIndexerOptions,
+  layerChainIndex,
+  layerLiveMarketData,
+  makeIndexedPriceFeed
+} from "../../src/indexer/index.ts"
+import { layerLivePorts } from "../../src/live/index.ts"
 import { makeLivePriceFeed } from "../../src/live/LivePriceFeed.ts"
 import { makeLiveState } from "../../src/live/LiveState.ts"
 import { liveTokensOf } from "../../src/live/LiveTokens.ts"
@@ -316,6 +324,33 @@ const startProxy = async (refuse: (from: number, to: number) => boolean) => {
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }
+
+describe("layerLiveMarketData", () => {
+  it("replaces the live ports' spot-only PriceFeed and reports each network's indexed block and lag", async () => {
+    const runtime = ManagedRuntime.make(
+      layerLiveMarketData(config, { index: fast }).pipe(
+        Layer.provideMerge(layerLivePorts({ config, signers: [] })),
+        Layer.provideMerge(Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory)),
+        Layer.provideMerge(databaseLayer(await freshDatabase("sqlite")))
+      )
+    )
+    try {
+      const index = await runtime.runPromise(Effect.gen(function*() {
+        return yield* ChainIndex
+      }))
+      const head = Number(await headNumber())
+      await waitFor(async () => (await runtime.runPromise(index.networks))[0]!.indexedBlock === head - 1)
+      const [status] = await runtime.runPromise(index.networks)
+      expect(status).toEqual({ network: "ethereum", indexedBlock: head - 1, headBlock: head, lagBlocks: 1 })
+      const candles = await runtime.runPromise(
+        PriceFeed.use((feed) => feed.candles("LINK", "1m", t0 * 1000, t0 * 1000 + 60_000))
+      )
+      expect(candles).toHaveLength(1)
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+})
 
 describe("resuming and correcting the index", () => {
   it("resumes after a restart mid-index without a missing or doubled swap", async () => {
