@@ -55,6 +55,8 @@ export {
   layerChainIndex,
   layerIndexedPriceFeed,
   layerLiveMarketData,
+  layerLiveMarketObserver,
+  type LiveMarketObserverOptions,
   type NetworkIndexStatus
 } from "./indexer/index.ts"
 export {

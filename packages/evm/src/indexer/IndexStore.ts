@@ -355,6 +355,12 @@ export const makeIndexStore = Effect.gen(function*() {
       return { count: Number(count[0]?.n ?? 0), top10: top.reduce((sum, r) => sum + BigInt(r.balance), 0n) }
     })
 
+  /** The swaps of blocks `(afterBlock, upToBlock]`, in chain order. */
+  const swapsBetween = (network: string, afterBlock: bigint, upToBlock: bigint) =>
+    sql<{ at: unknown; token: string; side: "buy" | "sell"; value_usd: string }>`SELECT at, token, side, value_usd
+      FROM swapdesk_index_swaps WHERE network = ${network} AND block_number > ${Number(afterBlock)}
+      AND block_number <= ${Number(upToBlock)} ORDER BY block_number, log_index`
+
   /** How many swaps the network's index holds. */
   const swapCount = (network: string) =>
     Effect.map(
@@ -362,7 +368,18 @@ export const makeIndexStore = Effect.gen(function*() {
       (rows) => Number(rows[0]?.n ?? 0)
     )
 
-  return { cursor, write, blocksBelow, rollBack, candles, referencePrice, whales, holders, swapCount } as const
+  return {
+    cursor,
+    write,
+    blocksBelow,
+    rollBack,
+    candles,
+    referencePrice,
+    whales,
+    holders,
+    swapsBetween,
+    swapCount
+  } as const
 })
 
 /** The index's statements. */

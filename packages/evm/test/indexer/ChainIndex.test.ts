@@ -2,10 +2,18 @@
 // whales and holders equal what the pools' Swap logs and the tokens' balances say (OHLC, volume,
 // the gap rule, a token priced through WETH), on SQLite and, when configured, PostgreSQL; a restart
 // mid-index resumes with no swap missing or doubled; the market-data layer replaces the live ports'
-// spot-only feed and reports the indexed block; a reorganisation deeper than `confirmations`
+// spot-only feed and reports the indexed block; each newly indexed swap is told to the domain once; a reorganisation deeper than `confirmations`
 // is rolled back to the common ancestor; and an RPC that refuses large `eth_getLogs` ranges (a
 // local proxy in front of anvil) is indexed completely through smaller ranges.
-import { MoneyDecimal, OrderRepository, PriceFeed, TradeRepository, type UsdCandle } from "@swapdesk/core"
+import {
+  type MarketObservation,
+  MarketReactor,
+  MoneyDecimal,
+  OrderRepository,
+  PriceFeed,
+  TradeRepository,
+  type UsdCandle
+} from "@swapdesk/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { createServer, type Server } from "node:http"
@@ -17,6 +25,7 @@ import {
   type ChainIndexerOptions,
   layerChainIndex,
   layerLiveMarketData,
+  layerLiveMarketObserver,
   makeIndexedPriceFeed
 } from "../../src/indexer/index.ts"
 import { layerLivePorts } from "../../src/live/index.ts"
@@ -55,18 +64,19 @@ let weth: Address
 
 const fast: ChainIndexerOptions = { pollIntervalMs: 50, retryBaseMs: 50, rpcTimeoutMs: 5_000 }
 
+const indexLayer = (liveConfig: LiveConfig, url: string, options: ChainIndexerOptions = fast) =>
+  Layer.effect(
+    PriceFeed,
+    Effect.gen(function*() {
+      const index = yield* ChainIndex
+      const spot = makeLivePriceFeed(makeLiveState(liveConfig, []), liveTokensOf(liveConfig))
+      return yield* makeIndexedPriceFeed(liveConfig, index, spot, { trendingIntervalMs: 100 })
+    })
+  ).pipe(Layer.provideMerge(layerChainIndex(liveConfig, options)), Layer.provideMerge(databaseLayer(url)))
+
 const startIndex = (liveConfig: LiveConfig, url: string, options: ChainIndexerOptions = fast) =>
-  ManagedRuntime.make(
-    Layer.effect(
-      PriceFeed,
-      Effect.gen(function*() {
-        const index = yield* ChainIndex
-        const spot = makeLivePriceFeed(makeLiveState(liveConfig, []), liveTokensOf(liveConfig))
-        return yield* makeIndexedPriceFeed(liveConfig, index, spot, { trendingIntervalMs: 100 })
-      })
-    ).pipe(Layer.provideMerge(layerChainIndex(liveConfig, options)), Layer.provideMerge(databaseLayer(url)))
-  )
-type IndexRuntime = ReturnType<typeof startIndex>
+  ManagedRuntime.make(indexLayer(liveConfig, url, options))
+type IndexRuntime = ManagedRuntime.ManagedRuntime<ChainIndex | PriceFeed | SqlClient.SqlClient, never>
 
 const indexOf = (runtime: IndexRuntime) =>
   runtime.runPromise(Effect.gen(function*() {
@@ -346,6 +356,46 @@ describe("layerLiveMarketData", () => {
         PriceFeed.use((feed) => feed.candles("LINK", "1m", t0 * 1000, t0 * 1000 + 60_000))
       )
       expect(candles).toHaveLength(1)
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+})
+
+describe("layerLiveMarketObserver", () => {
+  it("tells the domain each newly indexed swap once, with the tokens' current prices, at head block time", async () => {
+    // The domain's side of the port, recording what it is told.
+    const observations: Array<{ observation: MarketObservation; link: number }> = []
+    const reactor = Layer.succeed(MarketReactor, {
+      onTradeEvent: () => Effect.void,
+      onMarket: (observation) =>
+        Effect.sync(() => observations.push({ observation, link: observation.prices.priceUsd("LINK") }))
+    })
+    const url = await freshDatabase("sqlite")
+    const first = startIndex(config, url)
+    await caughtUp(first)
+    await first.dispose()
+    // Started on an index that has caught up: what it held before is not told again.
+    const runtime = ManagedRuntime.make(
+      layerLiveMarketObserver(config, { intervalMs: 50 }).pipe(
+        Layer.provideMerge(indexLayer(config, url)),
+        Layer.provide(reactor)
+      )
+    )
+    try {
+      await caughtUp(runtime)
+      await swap(f, usdc, link, parseUnits("250000", 6))
+      await mine(f, 2)
+      await waitFor(() => observations.some((o) => o.observation.swaps.length > 0))
+      const swaps = observations.flatMap((o) => o.observation.swaps)
+      expect(swaps).toHaveLength(1)
+      expect(swaps[0]).toMatchObject({ symbol: "LINK", network: "ethereum", side: "buy", valueUsd: 250_000 })
+      const told = observations.find((o) => o.observation.swaps.length > 0)!
+      const head = await f.owner.getBlock({ blockNumber: await headNumber() })
+      expect(told.observation.at).toBeLessThanOrEqual(Number(head.timestamp) * 1000)
+      expect(told.observation.at).toBeGreaterThanOrEqual(swaps[0]!.at)
+      const spot = await runtime.runPromise(PriceFeed.use((feed) => feed.priceUsd("LINK")))
+      expect(observations.at(-1)!.link).toBe(spot.toNumber())
     } finally {
       await runtime.dispose()
     }
