@@ -2,7 +2,8 @@
 // whales and holders equal what the pools' Swap logs and the tokens' balances say (OHLC, volume,
 // the gap rule, a token priced through WETH), on SQLite and, when configured, PostgreSQL; a restart
 // mid-index resumes with no swap missing or doubled; the market-data layer replaces the live ports'
-// spot-only feed and reports the indexed block; each newly indexed swap is told to the domain once; a reorganisation deeper than `confirmations`
+// spot-only feed and reports the indexed block; a node that does not answer leaves the layer up
+// with the failure recorded; each newly indexed swap is told to the domain once; a reorganisation deeper than `confirmations`
 // is rolled back to the common ancestor; and an RPC that refuses large `eth_getLogs` ranges (a
 // local proxy in front of anvil) is indexed completely through smaller ranges.
 import {
@@ -334,6 +335,30 @@ const startProxy = async (refuse: (from: number, to: number) => boolean) => {
     close: () => new Promise<void>((resolve) => server.close(() => resolve()))
   }
 }
+
+describe("a node that does not answer", () => {
+  it("leaves the layer up and its reads answering, the failure recorded", async () => {
+    const proxy = await startProxy(() => false)
+    const url = proxy.url
+    await proxy.close()
+    // Nothing listens at `url` any more: every call fails.
+    const runtime = startIndex(fixtureConfig(f, { rpcUrl: url }), await freshDatabase("sqlite"), {
+      ...fast,
+      rpcTimeoutMs: 500
+    })
+    try {
+      const index = await indexOf(runtime)
+      await waitFor(() => (index.stateOf("ethereum")?.lastError ?? null) !== null)
+      expect(await runtime.runPromise(index.networks)).toEqual([
+        { network: "ethereum", indexedBlock: null, headBlock: null, lagBlocks: null }
+      ])
+      const candles = await runtime.runPromise(PriceFeed.use((feed) => feed.candles("LINK", "1m", 0, 60_000)))
+      expect(candles).toEqual([])
+    } finally {
+      await runtime.dispose()
+    }
+  }, 30_000)
+})
 
 describe("layerLiveMarketData", () => {
   it("replaces the live ports' spot-only PriceFeed and reports each network's indexed block and lag", async () => {
