@@ -116,20 +116,17 @@ export const runChainIndexer = (
   // WETH's USD price as of the last read log; unknown after a start or a roll-back until read again.
   let wethUsd: MoneyDecimal | undefined | null = null
 
+  // A node that fails here fails the step: a swap through WETH is never indexed without its price.
   const wethUsdAt = (pools: IndexedPools, block: bigint) =>
-    pools.wethPool === undefined || block < 0n
-      ? Effect.succeed(undefined)
-      : rpc("getReserves", () =>
-        client.readContract({
-          address: pools.wethPool!.pair,
-          abi: pairAbi,
-          functionName: "getReserves",
-          blockNumber: block
-        })).pipe(
-          Effect.map(([r0, r1]) => reservesPrice(pools, r0, r1)),
-          // The pool did not exist yet at that block.
-          Effect.orElseSucceed(() => undefined)
-        )
+    Effect.gen(function*() {
+      const pair = pools.wethPool?.pair
+      if (pair === undefined || block < 0n) return undefined
+      // The pool did not exist yet at that block: its first `Sync` will give the price.
+      if ((yield* request<Hex>("eth_getCode", [pair, numberToHex(block)])) === "0x") return undefined
+      const [r0, r1] = yield* rpc("getReserves", () =>
+        client.readContract({ address: pair, abi: pairAbi, functionName: "getReserves", blockNumber: block }))
+      return reservesPrice(pools, r0, r1)
+    })
 
   const reservesPrice = (pools: IndexedPools, r0: bigint, r1: bigint) => {
     const [wethReserve, quoteReserve] = pools.wethPool!.wethIsToken0 ? [r0, r1] : [r1, r0]

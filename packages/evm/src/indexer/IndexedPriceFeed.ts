@@ -237,10 +237,9 @@ export const makeIndexedPriceFeed = (
 
     const rankings = new Map<string, TrendingRanking>()
     const recalculate = Effect.gen(function*() {
-      const updatedAt = Math.max(
-        yield* Clock.currentTimeMillis.pipe(Effect.map((now) => (index.indexed.length === 0 ? now : 0))),
-        ...index.indexed.map((n) => index.stateOf(n.network)?.headTime ?? 0)
-      )
+      // The latest head block time read; the clock only before any head was read.
+      const heads = index.indexed.map((n) => index.stateOf(n.network)?.headTime ?? 0)
+      const updatedAt = Math.max(0, ...heads) || (yield* Clock.currentTimeMillis)
       for (const key of [undefined, ...byNetwork.keys()]) {
         rankings.set(key ?? "all", { updatedAt, entries: yield* rank(key) })
       }
