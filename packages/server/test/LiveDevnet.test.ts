@@ -104,8 +104,11 @@ describe("the live server on the devnet", () => {
       assert.strictEqual(network.chainId, chainId)
       assert.strictEqual(network.rpc, "up")
       assert.isAbove(network.headBlock, 0)
-      assert.strictEqual(network.indexedBlock, null)
-      assert.strictEqual(network.lagBlocks, null)
+      assert.strictEqual(
+        network.lagBlocks,
+        network.indexedBlock === null ? null : Math.max(0, network.headBlock - network.indexedBlock)
+      )
+      assert.strictEqual(network.lagging, network.lagBlocks === null || network.lagBlocks > 50)
     }
   })
 

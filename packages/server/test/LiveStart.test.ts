@@ -175,7 +175,7 @@ describe("pnpm start with LIVE_CONFIG", () => {
       })
       const health = await (await fetch(`${baseUrl}/v1/health`)).json() as any
       assert.deepStrictEqual(health.data.networks, {
-        ethereum: { chainId: 1, rpc: "down", headBlock: null, indexedBlock: null, lagBlocks: null }
+        ethereum: { chainId: 1, rpc: "down", headBlock: null, indexedBlock: null, lagBlocks: null, lagging: true }
       })
       const quote = await fetch(`${baseUrl}/v1/quote?tokenIn=USDC&tokenOut=WETH&amountIn=10&network=ethereum`, {
         headers: { authorization: `Bearer sd_live_${"a1B2".repeat(10)}` }

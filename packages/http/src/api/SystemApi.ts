@@ -15,10 +15,15 @@ export const NetworkHealthView = Schema.Struct({
   rpc: Schema.Literals(["up", "down"]),
   /** The latest block the RPC reported; null until it has answered once. */
   headBlock: Schema.NullOr(BlockNumber),
-  /** The latest block the market-data index holds; null while there is no index. */
+  /** The latest block the market-data index holds; null until it has written its first range. */
   indexedBlock: Schema.NullOr(BlockNumber),
   /** `headBlock - indexedBlock`; null when either is. */
-  lagBlocks: Schema.NullOr(Schema.Int)
+  lagBlocks: Schema.NullOr(Schema.Int),
+  /** Whether the index is too far behind for current market data: `lagBlocks` over the server's limit, or null. */
+  lagging: Schema.Boolean.annotate({
+    description:
+      "True when the market-data index is more than the server's limit (50 blocks) behind the head, or has indexed nothing yet: market data and alerts on this network may be stale"
+  })
 })
 export type NetworkHealthView = typeof NetworkHealthView.Type
 
