@@ -4,8 +4,9 @@
  * unknown route). `Chain`, `Wallets`, `PriceFeed` and `OrderSigner` are `@swapdesk/evm`'s live
  * adapters, and its followers report each trade's later life; the market routes and the alerts
  * answer from the chain index kept in the store (`layerLiveMarketData`, `layerLiveMarketObserver`);
- * the tokens (`TokenRegistry`) are the file's; the other ports run on the wall clock (`live/LiveRuntime.ts`); the records are kept in
- * the SQL store, seeded with the file's accounts and keys (`live/LiveSeed.ts`).
+ * the tokens (`TokenRegistry`) are the file's; the other ports run on the wall clock
+ * (`live/LiveRuntime.ts`); the records are kept in the SQL store, seeded with the file's accounts
+ * and keys (`live/LiveSeed.ts`).
  */
 import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTransport } from "@swapdesk/core"
 import {
