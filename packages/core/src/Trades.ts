@@ -4,7 +4,7 @@
  * under one lock, so a chain event can never overtake the creation that scheduled it.
  */
 import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
-import { Chain, type SwapQuote } from "./Chain.ts"
+import { type ApprovalRequest, Chain, type SwapQuote, type TradeDecision } from "./Chain.ts"
 import { DomainEvents } from "./DomainEvents.ts"
 import {
   InsufficientBalance,
@@ -89,8 +89,19 @@ export class Trades extends Context.Service<Trades, {
   /** The wallet approves or rejects a trade awaiting approval. */
   readonly decide: (
     tradeId: string,
-    approve: boolean
-  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval>
+    decision: TradeDecision
+  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval | ValidationFailed>
+  /**
+   * The account's wallet answers its trade awaiting approval (`POST /trades/{id}/approval`): a
+   * trade of another account is not found.
+   */
+  readonly answer: (
+    accountId: string,
+    tradeId: string,
+    decision: TradeDecision
+  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval | ValidationFailed>
+  /** What the wallet must sign for the trade, while it awaits an approval the chain prepared. */
+  readonly approvalOf: (trade: TradeRecord) => Effect.Effect<ApprovalRequest | undefined>
   /**
    * Starts the trade that fills an open limit order, priced by `chainQuote`: the order's hold
    * becomes the trade's, and the order's signature is the wallet's approval, so the trade is
@@ -314,14 +325,26 @@ export class Trades extends Context.Service<Trades, {
         return next
       })
 
-      const decide = Effect.fn("Trades.decide")(function*(tradeId: string, approve: boolean) {
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
+      const decideFor = (accountId: string | undefined, tradeId: string, decision: TradeDecision) =>
+        lock.withPermits(1)(Effect.gen(function*() {
           const trade = yield* repository.getById(tradeId)
-          if (Option.isNone(trade)) return yield* new TradeNotFound({ id: tradeId })
+          if (Option.isNone(trade) || (accountId !== undefined && trade.value.accountId !== accountId)) {
+            return yield* new TradeNotFound({ id: tradeId })
+          }
           if (trade.value.stage !== "awaiting_approval") return yield* new TradeNotAwaitingApproval({ id: tradeId })
-          return yield* record(trade.value, yield* chain.decide(tradeId, approve))
+          return yield* record(trade.value, yield* chain.decide(tradeId, decision))
         }))
+
+      const decide = Effect.fn("Trades.decide")(function*(tradeId: string, decision: TradeDecision) {
+        return yield* decideFor(undefined, tradeId, decision)
       })
+
+      const answer = Effect.fn("Trades.answer")(function*(accountId: string, tradeId: string, decision: TradeDecision) {
+        return yield* decideFor(accountId, tradeId, decision)
+      })
+
+      const approvalOf = (trade: TradeRecord) =>
+        trade.stage === "awaiting_approval" ? chain.approvalOf(trade.id) : Effect.succeed(undefined)
 
       const apply = Effect.fn("Trades.apply")(function*(tradeId: string, event: TradeEvent) {
         return yield* lock.withPermits(1)(Effect.gen(function*() {
@@ -333,7 +356,7 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
-      return { quote, create, get, list, decide, fillOrder, apply }
+      return { quote, create, get, list, decide, answer, approvalOf, fillOrder, apply }
     })
   )
 }

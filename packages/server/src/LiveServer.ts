@@ -46,6 +46,8 @@ export interface LiveAppOptions<E> {
   readonly corsOrigins?: ReadonlyArray<string> | undefined
   /** How the trades in flight are followed (`@swapdesk/evm`'s defaults unless given). */
   readonly followers?: LiveFollowerOptions | undefined
+  /** How long an external wallet's swap waits for its owner: 10 minutes unless given (tests shorten it). */
+  readonly approvalTimeoutMs?: number | undefined
 }
 
 /**
@@ -82,7 +84,11 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
   )
   // Each RPC is checked at the adapters' default interval (5 s), which is the `Retry-After` of a
   // `503 NETWORK_UNAVAILABLE` (docs/decisions.md, "NETWORK_UNAVAILABLE").
-  const ports = layerLivePorts({ config, signers: options.signers }).pipe(
+  const ports = layerLivePorts({
+    config,
+    signers: options.signers,
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+  }).pipe(
     Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime)))
   )
   const world = layerLiveFollowers(options.followers).pipe(

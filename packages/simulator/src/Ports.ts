@@ -45,7 +45,9 @@ const chain = Layer.effect(
   SimulationState.useSync((sim) => ({
     quote: (request) => Effect.sync(() => sim.chain.quote(request, sim.now)),
     submit: (intent) => Effect.sync(() => sim.chain.submit(intent, sim.now)),
-    decide: (tradeId, approve) => Effect.sync(() => sim.chain.decide(tradeId, approve, sim.now))
+    // Its wallets approve without signing anything: whatever the approval carries, it is one.
+    decide: (tradeId, decision) => Effect.sync(() => sim.chain.decide(tradeId, decision._tag !== "Reject", sim.now)),
+    approvalOf: () => Effect.succeed(undefined)
   }))
 )
 

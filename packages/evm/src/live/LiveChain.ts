@@ -5,15 +5,43 @@
  * project's contract when the allowance is short; its later life is the followers' to report
  * (`layerLiveFollowers`). An external wallet's swap waits for its owner (docs/live.md).
  */
-import { type Chain, type SwapIntent, type SwapQuote, type TradeEvent, TradeEvent as Events } from "@swapdesk/core"
+import {
+  APPROVAL_TIMEOUT_MS,
+  type Chain,
+  type SwapIntent,
+  type SwapQuote,
+  type TradeDecision,
+  type TradeEvent,
+  TradeEvent as Events,
+  ValidationFailed
+} from "@swapdesk/core"
 import { Clock, Effect } from "effect"
-import { type Address, encodeFunctionData, erc20Abi, type Hash, type Hex, keccak256, maxUint256 } from "viem"
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  type Hash,
+  type Hex,
+  isHash,
+  isHex,
+  keccak256,
+  maxUint256,
+  parseTransaction,
+  recoverTransactionAddress
+} from "viem"
 import { type DelegatedSigner, signerAccount } from "../DelegatedSigners.ts"
 import { nativeTokenAddress } from "../EvmNetwork.ts"
 import { type SwapCall, swapGasLimit, swapTransaction } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
 import type { LiveNetworkStatus } from "./LiveNetworkStatus.ts"
-import { type LiveNetworkContext, type LiveStateShape, networkContext, tokenAddress } from "./LiveState.ts"
+import {
+  type AwaitingTrade,
+  type LiveNetworkContext,
+  type LiveStateShape,
+  networkContext,
+  tokenAddress
+} from "./LiveState.ts"
 
 /**
  * The gas of a swap through the project's contract when the node cannot estimate it (no allowance
@@ -33,6 +61,48 @@ export const swapDeadlineMs = 10 * 60 * 1000
 export interface LiveChainOptions {
   /** Quotes and swaps on a network that is down fail at once. */
   readonly status: LiveNetworkStatus["Service"]
+  /** How long an external wallet's swap waits for its owner: `APPROVAL_TIMEOUT_MS` when absent (tests shorten it). */
+  readonly approvalTimeoutMs?: number
+}
+
+/** The fields of a wallet's transaction compared with the prepared one. */
+interface SentTransaction {
+  readonly from: Address
+  readonly to: Address | null | undefined
+  readonly data: Hex | undefined
+  readonly value: bigint | undefined
+  readonly chainId: number | undefined
+  readonly gas: bigint | undefined
+}
+
+const refused = (path: string, message: string) => new ValidationFailed({ details: [{ path, message }] })
+
+/**
+ * Where the wallet's transaction differs from the prepared swap, named by `field` and its part:
+ * nothing when it is the swap from the wallet. More gas than prepared is accepted (a wallet may add
+ * headroom, and only the wallet pays for it); less could run out mid-swap, so it is refused.
+ */
+const mismatchOf = (
+  field: string,
+  awaiting: AwaitingTrade,
+  sent: SentTransaction
+): ValidationFailed | undefined => {
+  const prepared = awaiting.request.transaction
+  if (getAddress(sent.from) !== awaiting.wallet) {
+    return refused(field, `is sent from ${getAddress(sent.from)}, not from the trade's wallet ${awaiting.wallet}`)
+  }
+  if (sent.to == null || getAddress(sent.to) !== getAddress(prepared.to)) {
+    return refused(`${field}.to`, `must be ${prepared.to}, the project's contract`)
+  }
+  if ((sent.data ?? "0x").toLowerCase() !== prepared.data.toLowerCase()) {
+    return refused(`${field}.data`, "must be the prepared swap's call data")
+  }
+  if ((sent.value ?? 0n) !== prepared.value) return refused(`${field}.value`, `must be ${prepared.value}`)
+  if (sent.chainId !== prepared.chainId) return refused(`${field}.chainId`, `must be ${prepared.chainId}`)
+  if (sent.gas === undefined || sent.gas < prepared.gas) {
+    return refused(`${field}.gas`, `must be at least ${prepared.gas}`)
+  }
+  return undefined
 }
 
 type Call<A> = Effect.Effect<A, EvmRpcFailure>
@@ -231,9 +301,52 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       return [Events.Broadcast({ at: now, txHash: swapHash })] satisfies ReadonlyArray<TradeEvent>
     })
 
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS
+
+  /** Prepares an external wallet's swap for its owner to sign; nothing is sent. */
+  const submitExternal = (intent: SwapIntent) =>
+    Effect.gen(function*() {
+      yield* options.status.requireUp(intent.network)
+      const context = networkContext(state, intent.network)
+      const contract = contractOf(context)
+      const from = getAddress(intent.walletAddress)
+      const tokenIn = tokenAddress(context, intent.tokenIn)
+      const tokenOut = tokenAddress(context, intent.tokenOut)
+      const now = yield* Clock.currentTimeMillis
+      const route = yield* context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn })
+      // The owner may sign at the last moment: the swap stays valid its usual span after that.
+      const swap: SwapCall = {
+        from,
+        tokenIn,
+        tokenOut,
+        amountIn: intent.amountIn,
+        minAmountOut: intent.minAmountOut,
+        path: route.path,
+        deadline: deadlineOf(now + approvalTimeoutMs)
+      }
+      const [gas, current] = yield* Effect.all([swapGas(context, swap), allowance(context, from, tokenIn)], {
+        concurrency: 2
+      })
+      const { data, value } = swapTransaction(swap)
+      state.awaiting.set(intent.tradeId, {
+        tradeId: intent.tradeId,
+        accountId: intent.accountId,
+        network: context.network,
+        wallet: from,
+        request: {
+          transaction: { to: contract, data, value, chainId: context.settings.chainId, gas: gas.gasLimit },
+          allowance: current < intent.amountIn
+            ? { token: tokenIn, spender: contract, required: intent.amountIn, current }
+            : null,
+          expiresAt: now + approvalTimeoutMs
+        }
+      })
+      return [] satisfies ReadonlyArray<TradeEvent>
+    })
+
   const submit: Chain["Service"]["submit"] = (intent) =>
     Effect.suspend(() => {
-      if (!intent.delegatedSigning) return Effect.succeed([])
+      if (!intent.delegatedSigning) return submitExternal(intent)
       const signer = state.signerOf(intent.accountId, intent.network)
       if (signer === undefined) {
         return Effect.die(new Error(`${intent.accountId} has no signing key on ${intent.network}`))
@@ -250,17 +363,117 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       )
     )
 
-  const decide: Chain["Service"]["decide"] = (tradeId, approve) =>
+  const releaseHold = (tradeId: string) => {
+    if (state.holds.delete(tradeId)) state.holdsVersion.value += 1
+  }
+
+  /** Follows the wallet's swap from its broadcast, as a delegated one, and answers the event to record. */
+  const follow = (awaiting: AwaitingTrade, hash: Hash, at: number, refusedAtBroadcast: boolean) => {
+    state.followed.set(awaiting.tradeId, {
+      tradeId: awaiting.tradeId,
+      accountId: awaiting.accountId,
+      network: awaiting.network,
+      wallet: awaiting.wallet,
+      transactions: [hash],
+      sentAt: at,
+      refused: refusedAtBroadcast,
+      ...holdOf(awaiting.tradeId)
+    })
+    return Events.Broadcast({ at, txHash: hash })
+  }
+
+  const broadcastSigned = (awaiting: AwaitingTrade, signedTransaction: string, at: number) =>
     Effect.gen(function*() {
-      const at = yield* Clock.currentTimeMillis
-      if (approve) {
-        return yield* Effect.die(
-          new Error(`trade ${tradeId}: an external wallet's approval carries its signed transaction (not built yet)`)
-        )
-      }
-      if (state.holds.delete(tradeId)) state.holdsVersion.value += 1
-      return Events.Rejected({ at })
+      const field = "signedTransaction"
+      if (!isHex(signedTransaction)) return yield* refused(field, "must be a 0x-prefixed signed transaction")
+      const parsed = yield* Effect.try({
+        try: () => parseTransaction(signedTransaction),
+        catch: () => refused(field, "is not a signed transaction")
+      })
+      const from = yield* Effect.tryPromise({
+        try: () => recoverTransactionAddress({ serializedTransaction: signedTransaction as never }),
+        catch: () => refused(field, "carries no valid signature")
+      })
+      const mismatch = mismatchOf(field, awaiting, {
+        from,
+        to: parsed.to,
+        data: parsed.data,
+        value: parsed.value,
+        chainId: parsed.chainId,
+        gas: parsed.gas
+      })
+      if (mismatch !== undefined) return yield* mismatch
+      const context = networkContext(state, awaiting.network)
+      const failure = yield* context.rpc.broadcast(signedTransaction).pipe(
+        Effect.as(undefined),
+        Effect.catch((error) => Effect.succeed(error))
+      )
+      // Without an answer the node may have it: the followers find it, or fail it as dropped.
+      return follow(awaiting, keccak256(signedTransaction), at, failure?._tag === "RpcRefused")
     })
 
-  return { quote, submit, decide }
+  const followSent = (awaiting: AwaitingTrade, txHash: string, at: number) =>
+    Effect.gen(function*() {
+      const field = "txHash"
+      if (!isHash(txHash)) return yield* refused(field, "must be a 0x-prefixed 32-byte transaction hash")
+      const context = networkContext(state, awaiting.network)
+      const sent = yield* Effect.tryPromise({
+        try: () => context.rpc.client.getTransaction({ hash: txHash }),
+        catch: (error) => error
+      }).pipe(Effect.option)
+      // A node that does not have it yet (a wallet on another node): it is followed, and fails as
+      // dropped if it never shows.
+      if (sent._tag === "Some") {
+        const mismatch = mismatchOf(field, awaiting, {
+          from: sent.value.from,
+          to: sent.value.to,
+          data: sent.value.input,
+          value: sent.value.value,
+          chainId: sent.value.chainId,
+          gas: sent.value.gas
+        })
+        if (mismatch !== undefined) return yield* mismatch
+      }
+      return follow(awaiting, txHash, at, false)
+    })
+
+  const decide: Chain["Service"]["decide"] = (tradeId, decision: TradeDecision) =>
+    Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      const awaiting = state.awaiting.get(tradeId)
+      if (decision._tag === "Reject") {
+        state.awaiting.delete(tradeId)
+        releaseHold(tradeId)
+        return Events.Rejected({ at })
+      }
+      if (awaiting === undefined) {
+        return yield* refused("", "this trade's prepared transaction is no longer known: reject it and start another")
+      }
+      if (decision._tag === "Approve") {
+        return yield* refused("", "an external wallet answers with signedTransaction or txHash")
+      }
+      // Taken while it is checked, so the approval timeout cannot fire on a trade being broadcast.
+      state.awaiting.delete(tradeId)
+      return yield* (decision._tag === "SignedTransaction"
+        ? broadcastSigned(awaiting, decision.signedTransaction, at)
+        : followSent(awaiting, decision.txHash, at)).pipe(
+          Effect.tapError(() => Effect.sync(() => state.awaiting.set(tradeId, awaiting)))
+        )
+    })
+
+  const approvalOf: Chain["Service"]["approvalOf"] = (tradeId) =>
+    Effect.gen(function*() {
+      const awaiting = state.awaiting.get(tradeId)
+      if (awaiting === undefined) return undefined
+      const shown = awaiting.request.allowance
+      if (shown === null) return awaiting.request
+      // The owner sends the ERC-20 approval while the trade waits: its current allowance is read again.
+      const context = networkContext(state, awaiting.network)
+      const current = yield* allowance(context, awaiting.wallet, getAddress(shown.token)).pipe(
+        Effect.orElseSucceed(() => shown.current)
+      )
+      return { ...awaiting.request, allowance: { ...shown, current } }
+    })
+
+  return { quote, submit, decide, approvalOf }
 }

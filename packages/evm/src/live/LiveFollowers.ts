@@ -143,7 +143,10 @@ export const layerLiveFollowers = (
         // Not stored yet (the use case stores it after the broadcast): the next head will do.
         if (Option.isNone(stored)) return
         const stage = stored.value.stage
-        if (stage === "failed" || stage === "awaiting_approval") {
+        // An external wallet's swap is followed from the moment it is broadcast, before the use case
+        // records the broadcast: the next head will do.
+        if (stage === "awaiting_approval") return
+        if (stage === "failed") {
           state.followed.delete(trade.tradeId)
           return
         }
@@ -229,6 +232,21 @@ export const layerLiveFollowers = (
         )
       })
 
+    /** External wallets' swaps left unanswered past their time fail with `APPROVAL_TIMEOUT`. */
+    const expireApprovals = (context: LiveNetworkContext, now: number) =>
+      Effect.forEach(
+        [...state.awaiting.values()].filter((t) => t.network === context.network && t.request.expiresAt <= now),
+        (awaiting) => {
+          // Taken at once: an answer arriving now finds the trade no longer awaiting.
+          state.awaiting.delete(awaiting.tradeId)
+          releaseHold(awaiting.tradeId)
+          return reactor.onTradeEvent(awaiting.tradeId, Events.ApprovalTimedOut({ at: now })).pipe(
+            Effect.catchCause((cause) => Effect.logWarning(`timing out trade ${awaiting.tradeId}`, cause))
+          )
+        },
+        { discard: true }
+      )
+
     const follow = (context: LiveNetworkContext) =>
       Effect.gen(function*() {
         // By hash: a reorganisation can replace the head without changing its number.
@@ -251,6 +269,7 @@ export const layerLiveFollowers = (
               { concurrency: 4, discard: true }
             )
           }
+          yield* expireApprovals(context, yield* Clock.currentTimeMillis)
           yield* Effect.sleep(pollIntervalMs)
         }
       })

@@ -25,6 +25,8 @@ export interface LivePortsOptions {
   readonly rpcTimeoutMs?: number
   /** How often each network's RPC is checked: 5 s when absent. */
   readonly statusPollIntervalMs?: number
+  /** How long an external wallet's swap waits for its owner: 10 minutes when absent (tests shorten it). */
+  readonly approvalTimeoutMs?: number
 }
 
 /** Every live port, over one shared state. */
@@ -48,7 +50,10 @@ export const layerLivePorts = (
     )
     return Context.make(LiveState, state).pipe(
       Context.add(LiveNetworkStatus, status),
-      Context.add(Chain, makeLiveChain(state, { status })),
+      Context.add(Chain, makeLiveChain(state, {
+        status,
+        ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+      })),
       Context.add(Wallets, makeLiveWallets(state, status)),
       Context.add(PriceFeed, makeLivePriceFeed(state, liveTokensOf(options.config))),
       Context.add(OrderSigner, makeLiveOrderSigner(state))

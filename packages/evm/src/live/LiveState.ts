@@ -4,7 +4,7 @@
  * followers follow. One value per server, built from the live file; the ports and the followers
  * read and change it synchronously, so each change is atomic with respect to the others.
  */
-import { type Hold, type Network } from "@swapdesk/core"
+import { type ApprovalRequest, type Hold, type Network } from "@swapdesk/core"
 import { Context } from "effect"
 import { type Address, getAddress, type Hash } from "viem"
 import type { DelegatedSigner } from "../DelegatedSigners.ts"
@@ -48,6 +48,16 @@ export interface FollowedTrade {
   readonly confirmedIn?: { readonly number: bigint; readonly hash: Hash }
 }
 
+/** An external wallet's swap, prepared and waiting for its owner's answer. */
+export interface AwaitingTrade {
+  readonly tradeId: string
+  readonly accountId: string
+  readonly network: EvmNetwork
+  /** The wallet that must send it. */
+  readonly wallet: Address
+  readonly request: ApprovalRequest
+}
+
 /** The shared state's value. */
 export interface LiveStateShape {
   readonly config: LiveConfig
@@ -62,6 +72,8 @@ export interface LiveStateShape {
   readonly followed: Map<string, FollowedTrade>
   /** The delegated wallets' nonces. */
   readonly nonces: NonceManager
+  /** External wallets' swaps waiting for their owners, by trade id (the followers time them out). */
+  readonly awaiting: Map<string, AwaitingTrade>
 }
 
 /** The live ports' shared state (provided by `layerLivePorts`, required by `layerLiveFollowers`). */
@@ -104,7 +116,8 @@ export const makeLiveState = (
     holds: new Map(),
     holdsVersion: { value: 0 },
     followed: new Map(),
-    nonces: makeNonceManager()
+    nonces: makeNonceManager(),
+    awaiting: new Map()
   }
 }
 
