@@ -228,6 +228,23 @@ export const MAX_CHART_CANDLES = 1500
 
 // ---- orders, keys, notifications, webhooks (http-api.md#api-keys, #limit-orders, #notifications-and-webhooks) ---
 
+/**
+ * `POST /trades/{id}/approval`: an external wallet's answer, exactly one of the prepared swap it
+ * signed, the hash of the swap it broadcast itself, or a rejection (docs/live.md).
+ */
+export const TradeApprovalBody = Schema.Union([
+  Schema.Struct({ signedTransaction: Schema.String }),
+  Schema.Struct({ txHash: Schema.String }),
+  Schema.Struct({ reject: Schema.Literal(true) })
+]).annotate({
+  examples: [
+    { signedTransaction: "0x02f8b1827a6980843b9aca008477359400830493e0945fbdb2315678afecb367f032d93f642f64180aa380b844" },
+    { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" },
+    { reject: true }
+  ]
+})
+export type TradeApprovalBody = typeof TradeApprovalBody.Type
+
 export const CreateOrderBody = Schema.Struct({
   tokenIn: TokenReference,
   tokenOut: TokenReference,

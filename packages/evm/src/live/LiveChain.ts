@@ -334,9 +334,9 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         network: context.network,
         wallet: from,
         request: {
-          transaction: { to: contract, data, value, chainId: context.settings.chainId, gas: gas.gasLimit },
+          transaction: { to: getAddress(contract), data, value, chainId: context.settings.chainId, gas: gas.gasLimit },
           allowance: current < intent.amountIn
-            ? { token: tokenIn, spender: contract, required: intent.amountIn, current }
+            ? { token: tokenIn, spender: getAddress(contract), required: intent.amountIn, current }
             : null,
           expiresAt: now + approvalTimeoutMs
         }

@@ -7,13 +7,23 @@ import {
   QuoteQuery,
   QuoteView,
   TradeCreatedView,
+  TradeApprovalBody,
   TradeListView,
   TradeView
 } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import { creation, documented, IdempotencyKeyHeader, idExample, itemRoute, queryRoute } from "./Routes.ts"
+import {
+  creation,
+  documented,
+  IdempotencyKeyHeader,
+  idExample,
+  itemRoute,
+  jsonBody,
+  queryRoute,
+  ResourceId
+} from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
 export class TradesApi extends HttpApiGroup.make("trades")
@@ -35,6 +45,19 @@ export class TradesApi extends HttpApiGroup.make("trades")
       summary: "Read one trade with every field",
       examples: idExample("trd_V0EqxmPlrww0EEmI9QfJ")
     }),
+    HttpApiEndpoint.post("approval", "/v1/trades/:id/approval", {
+      params: ResourceId,
+      ...jsonBody(TradeApprovalBody, BadRequest, NotFound, Conflict),
+      success: Envelope(TradeView)
+    }).annotateMerge(documented({
+      scope: "trade",
+      summary:
+        "An external wallet's answer to its trade awaiting approval: the prepared swap signed, the hash of the swap it broadcast, or a rejection",
+      examples: {
+        parameters: { id: "trd_V0EqxmPlrww0EEmI9QfJ" },
+        body: { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }
+      }
+    })),
     HttpApiEndpoint.get("quote", "/v1/quote", {
       query: QuoteQuery,
       success: Envelope(QuoteView),
