@@ -238,7 +238,9 @@ export const TradeApprovalBody = Schema.Union([
   Schema.Struct({ reject: Schema.Literal(true) })
 ]).annotate({
   examples: [
-    { signedTransaction: "0x02f8b1827a6980843b9aca008477359400830493e0945fbdb2315678afecb367f032d93f642f64180aa380b844" },
+    {
+      signedTransaction: "0x02f8b1827a6980843b9aca008477359400830493e0945fbdb2315678afecb367f032d93f642f64180aa380b844"
+    },
     { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" },
     { reject: true }
   ]

@@ -5,12 +5,12 @@
  * value rules are in `WireFormats`.
  */
 import { Schema } from "effect"
+import type { ApprovalRequest } from "./Chain.ts"
 import { PageView, pageView } from "./ListViews.ts"
 import { toIso } from "./MarketClock.ts"
 import { formatAmount } from "./Money.ts"
 import { nativeTokenOf, Network } from "./Network.ts"
 import type { Page } from "./Page.ts"
-import type { ApprovalRequest } from "./Chain.ts"
 import type { TokenCatalog } from "./TokenRegistry.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"

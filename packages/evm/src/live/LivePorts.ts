@@ -50,10 +50,13 @@ export const layerLivePorts = (
     )
     return Context.make(LiveState, state).pipe(
       Context.add(LiveNetworkStatus, status),
-      Context.add(Chain, makeLiveChain(state, {
-        status,
-        ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
-      })),
+      Context.add(
+        Chain,
+        makeLiveChain(state, {
+          status,
+          ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+        })
+      ),
       Context.add(Wallets, makeLiveWallets(state, status)),
       Context.add(PriceFeed, makeLivePriceFeed(state, liveTokensOf(options.config))),
       Context.add(OrderSigner, makeLiveOrderSigner(state))

@@ -6,8 +6,8 @@ import {
   ListTradesQuery,
   QuoteQuery,
   QuoteView,
-  TradeCreatedView,
   TradeApprovalBody,
+  TradeCreatedView,
   TradeListView,
   TradeView
 } from "@swapdesk/core"

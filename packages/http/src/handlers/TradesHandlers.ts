@@ -48,6 +48,11 @@ export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>
       .handle("get", ({ params }) =>
         forAccount((account) => respondTrade(Effect.flatMap(trades.get(account, params.id), detailOf))))
       .handle("approval", ({ params, payload }) =>
-        forAccount((account) => respond(trades.answer(account, params.id, decisionOf(payload)), viewOf)))
-      .handle("quote", ({ query }) => forAccount((account) => respond(trades.quote(account, query), quoteViewOf)))
+        forAccount((account) =>
+          respond(trades.answer(account, params.id, decisionOf(payload)), viewOf)
+        ))
+      .handle("quote", ({ query }) =>
+        forAccount((account) =>
+          respond(trades.quote(account, query), quoteViewOf)
+        ))
   }))

@@ -40,7 +40,8 @@ export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (h
             endsAt: toIso(startsAt + payload.durationMs)
           })
         ))
-      .handle("approval", ({ payload }) => respond(
+      .handle("approval", ({ payload }) =>
+        respond(
           trades.decide(payload.tradeId, payload.approve ? { _tag: "Approve" } : { _tag: "Reject" }),
           tradeViewOf
         ))
