@@ -171,14 +171,14 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
       create: (accountId, body) => journaled(operations.tradesCreate, { accountId, body }),
       decide: (tradeId, decision) => journaled(operations.tradesDecide, approvalArgs(tradeId, decision)),
       // The simulator's wallets sign nothing: a rejection is journaled as the control route's, and an
-      // approval goes through `POST /v1/sim/approval`.
+      // approval goes through `POST /v1/sim/approvals`.
       answer: (accountId, tradeId, decision) =>
         Effect.flatMap(trades.get(accountId, tradeId), () =>
           decision._tag === "Reject"
             ? journaled(operations.tradesDecide, approvalArgs(tradeId, decision))
             : Effect.fail(
               new ValidationFailed({
-                details: [{ path: "", message: "the simulator's wallets approve through POST /v1/sim/approval" }]
+                details: [{ path: "", message: "the simulator's wallets approve through POST /v1/sim/approvals" }]
               })
             ))
     }),
