@@ -37,6 +37,11 @@ export interface SwapIntent extends SwapRequest {
   readonly walletAddress: string
   readonly minAmountOut: bigint
   readonly delegatedSigning: boolean
+  /**
+   * The limit order the swap fills, with the wallet's signature over it: a live chain has the
+   * network's executor send it through the project's contract, which checks the signature.
+   */
+  readonly order?: { readonly id: string; readonly signature: string; readonly expiresAt: number | null }
 }
 
 /**

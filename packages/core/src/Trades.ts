@@ -271,7 +271,8 @@ export class Trades extends Context.Service<Trades, {
             tokenIn: order.tokenIn,
             tokenOut: order.tokenOut,
             amountIn: order.amountIn,
-            minAmountOut: order.minAmountOut
+            minAmountOut: order.minAmountOut,
+            order: { id: order.id, signature: order.signature, expiresAt: order.expiresAt }
           })
           const trade = immediate.reduce(applyTradeEvent, created)
           yield* repository.insert(trade)

@@ -9,6 +9,7 @@
 import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTransport } from "@swapdesk/core"
 import {
   type DelegatedSigner,
+  type ExecutorSigner,
   layerLiveFollowers,
   layerLivePorts,
   layerLiveTokenRegistry,
@@ -38,6 +39,8 @@ import { webhooksOnly } from "./SimulatorServer.ts"
 export interface LiveAppOptions<E> {
   /** The delegated wallets' keys (`readDelegatedSigners`): they sign here and go nowhere else. */
   readonly signers: ReadonlyArray<DelegatedSigner>
+  /** The networks' executor keys (`readExecutorSigners`): limit orders fill through them. */
+  readonly executors?: ReadonlyArray<ExecutorSigner> | undefined
   /** Where the records are kept: the SQL store (`main.ts` opens `DATABASE_URL`). */
   readonly repositories: SimulatorRepositories<E>
   /** Real notification channels and the webhook sender (webhooks to any host, no channel, unless given). */
@@ -87,6 +90,7 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
   const ports = layerLivePorts({
     config,
     signers: options.signers,
+    executors: options.executors ?? [],
     ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
   }).pipe(
     Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime)))

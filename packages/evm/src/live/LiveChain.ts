@@ -7,6 +7,7 @@
  */
 import {
   APPROVAL_TIMEOUT_MS,
+  expiresAtSeconds,
   type Chain,
   type SwapIntent,
   type SwapQuote,
@@ -30,7 +31,8 @@ import {
   parseTransaction,
   recoverTransactionAddress
 } from "viem"
-import { type DelegatedSigner, signerAccount } from "../DelegatedSigners.ts"
+import { swapdeskRouterAbi } from "../contracts/SwapdeskRouter.ts"
+import { type DelegatedSigner, type ExecutorSigner, signerAccount } from "../DelegatedSigners.ts"
 import { nativeTokenAddress } from "../EvmNetwork.ts"
 import { type SwapCall, swapGasLimit, swapTransaction } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
@@ -53,6 +55,9 @@ export const fallbackSwapGas = (pools: number): bigint => 150_000n + 80_000n * B
 
 /** The gas limit of an ERC-20 `approve` (about 46 000 from a zero allowance). */
 export const approvalGasLimit = 70_000n
+
+/** What `fillOrder` adds to a swap's gas: the signature's recovery and the order's status written. */
+export const fillOrderExtraGas = 60_000n
 
 /** How long a swap may wait to be mined before the contract refuses it, and the trade fails. */
 export const swapDeadlineMs = 10 * 60 * 1000
@@ -141,7 +146,7 @@ const deadlineOf = (now: number) => BigInt(Math.floor((now + swapDeadlineMs) / 1
 /** Signs a transaction of the wallet with its key. */
 const sign = (
   context: LiveNetworkContext,
-  signer: DelegatedSigner,
+  signer: DelegatedSigner | ExecutorSigner,
   transaction: {
     readonly to: Address
     readonly data: Hex
@@ -344,8 +349,86 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       return [] satisfies ReadonlyArray<TradeEvent>
     })
 
+  /**
+   * Fills a limit order: the network's executor sends `fillOrder` with the wallet's signature, and
+   * the contract checks the signature, the expiry and the minimum before it swaps the maker's funds.
+   */
+  const submitFill = (intent: SwapIntent, order: NonNullable<SwapIntent["order"]>, executor: ExecutorSigner) =>
+    Effect.gen(function*() {
+      yield* options.status.requireUp(intent.network)
+      const context = networkContext(state, intent.network)
+      const contract = contractOf(context)
+      const tokenIn = tokenAddress(context, intent.tokenIn)
+      const tokenOut = tokenAddress(context, intent.tokenOut)
+      const now = yield* Clock.currentTimeMillis
+      const [route, fees] = yield* Effect.all([
+        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
+        call(context, () => context.rpc.client.estimateFeesPerGas())
+      ], { concurrency: 2 })
+      const data = encodeFunctionData({
+        abi: swapdeskRouterAbi,
+        functionName: "fillOrder",
+        args: [{
+          id: order.id,
+          maker: getAddress(intent.walletAddress),
+          tokenIn,
+          tokenOut,
+          amountIn: intent.amountIn,
+          minAmountOut: intent.minAmountOut,
+          expiresAt: expiresAtSeconds(order.expiresAt)
+        }, order.signature as Hex, route.path]
+      })
+      const pools = route.path.length - 1
+      // The signature check and the order's status add to a plain swap's gas.
+      const gas = yield* call(context, () =>
+        context.rpc.client.estimateGas({ account: executor.address, to: contract, data })).pipe(
+          Effect.map((estimate) => swapGasLimit(estimate, pools)),
+          Effect.orElseSucceed(() => swapGasLimit(fallbackSwapGas(pools) + fillOrderExtraGas, pools))
+        )
+      const pendingCount = call(context, () =>
+        context.rpc.client.getTransactionCount({ address: executor.address, blockTag: "pending" }))
+      const sent = yield* state.nonces.withNonce(executor.address, pendingCount, (nonce) =>
+        Effect.gen(function*() {
+          const signed = yield* sign(context, executor, {
+            to: contract,
+            data,
+            value: 0n,
+            gas,
+            nonce,
+            fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+          })
+          const failure = yield* context.rpc.broadcast(signed).pipe(
+            Effect.as(undefined),
+            Effect.catch((error) => Effect.succeed(error))
+          )
+          return {
+            result: { hash: keccak256(signed), refused: failure?._tag === "RpcRefused" },
+            used: failure === undefined ? 1 : 0,
+            resync: failure !== undefined
+          }
+        }))
+      state.followed.set(intent.tradeId, {
+        tradeId: intent.tradeId,
+        accountId: intent.accountId,
+        network: context.network,
+        wallet: executor.address,
+        transactions: [sent.hash],
+        sentAt: now,
+        refused: sent.refused,
+        ...holdOf(intent.tradeId)
+      })
+      return [Events.Broadcast({ at: now, txHash: sent.hash })] satisfies ReadonlyArray<TradeEvent>
+    })
+
   const submit: Chain["Service"]["submit"] = (intent) =>
     Effect.suspend(() => {
+      if (intent.order !== undefined) {
+        const executor = state.executorOf(intent.network)
+        if (executor === undefined) {
+          return Effect.die(new Error(`${intent.network} has no executor key: limit orders cannot fill`))
+        }
+        return submitFill(intent, intent.order, executor)
+      }
       if (!intent.delegatedSigning) return submitExternal(intent)
       const signer = state.signerOf(intent.accountId, intent.network)
       if (signer === undefined) {

@@ -6,7 +6,7 @@
  */
 import { Chain, OrderRepository, OrderSigner, PriceFeed, TradeRepository, Wallets } from "@swapdesk/core"
 import { Context, Effect, Layer } from "effect"
-import type { DelegatedSigner } from "../DelegatedSigners.ts"
+import type { DelegatedSigner, ExecutorSigner } from "../DelegatedSigners.ts"
 import type { LiveConfig } from "../LiveConfig.ts"
 import { makeLiveChain } from "./LiveChain.ts"
 import { LiveNetworkStatus, makeLiveNetworkStatus } from "./LiveNetworkStatus.ts"
@@ -21,6 +21,8 @@ export interface LivePortsOptions {
   readonly config: LiveConfig
   /** The delegated wallets' keys (`readDelegatedSigners`). */
   readonly signers: ReadonlyArray<DelegatedSigner>
+  /** The networks' executor keys (`readExecutorSigners`): limit orders fill through them. */
+  readonly executors?: ReadonlyArray<ExecutorSigner>
   /** Per RPC call: 10 s when absent. */
   readonly rpcTimeoutMs?: number
   /** How often each network's RPC is checked: 5 s when absent. */
@@ -41,7 +43,8 @@ export const layerLivePorts = (
     const state = makeLiveState(
       options.config,
       options.signers,
-      options.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: options.rpcTimeoutMs }
+      options.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: options.rpcTimeoutMs },
+      options.executors ?? []
     )
     yield* restoreHolds(state)
     const status = yield* makeLiveNetworkStatus(

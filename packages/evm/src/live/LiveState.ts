@@ -7,7 +7,7 @@
 import { type ApprovalRequest, type Hold, type Network } from "@swapdesk/core"
 import { Context } from "effect"
 import { type Address, getAddress, type Hash } from "viem"
-import type { DelegatedSigner } from "../DelegatedSigners.ts"
+import type { DelegatedSigner, ExecutorSigner } from "../DelegatedSigners.ts"
 import { type EvmNetwork, isEvmNetwork, nativeTokenAddress } from "../EvmNetwork.ts"
 import { type EvmRpc, evmRpcSettingsOf, makeEvmRpc } from "../EvmRpc.ts"
 import { addressOf, type LiveConfig, type LiveNetwork, liveNetworksOf } from "../LiveConfig.ts"
@@ -64,6 +64,8 @@ export interface LiveStateShape {
   readonly networks: ReadonlyMap<EvmNetwork, LiveNetworkContext>
   /** The delegated signer of the account's wallet on the network, when it has one. */
   readonly signerOf: (accountId: string, network: Network) => DelegatedSigner | undefined
+  /** The network's executor, which alone fills limit orders through the project's contract. */
+  readonly executorOf: (network: Network) => ExecutorSigner | undefined
   /** Open holds by id. */
   readonly holds: Map<string, Hold>
   /** Bumped by every change of `holds`. */
@@ -89,7 +91,8 @@ export interface LiveStateOptions {
 export const makeLiveState = (
   config: LiveConfig,
   signers: ReadonlyArray<DelegatedSigner>,
-  options: LiveStateOptions = {}
+  options: LiveStateOptions = {},
+  executors: ReadonlyArray<ExecutorSigner> = []
 ): LiveStateShape => {
   const networks = new Map<EvmNetwork, LiveNetworkContext>()
   for (const [network, settings] of liveNetworksOf(config)) {
@@ -113,6 +116,7 @@ export const makeLiveState = (
     config,
     networks,
     signerOf: (accountId, network) => bySigner.get(`${accountId}:${network}`),
+    executorOf: (network) => executors.find((e) => e.network === network),
     holds: new Map(),
     holdsVersion: { value: 0 },
     followed: new Map(),
