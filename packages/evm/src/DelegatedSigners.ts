@@ -38,7 +38,8 @@ export class SigningKeysUnavailable extends Data.TaggedError("SigningKeysUnavail
 const privateKeyPattern = /^0x[0-9a-fA-F]{64}$/
 
 /** The local account that signs with a delegated wallet's key. */
-export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }): LocalAccount => privateKeyToAccount(Redacted.value(signer.key))
+export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }): LocalAccount =>
+  privateKeyToAccount(Redacted.value(signer.key))
 
 /**
  * Every delegated wallet of the file with its key from `env`, or `SigningKeysUnavailable` naming

@@ -7,8 +7,8 @@
  */
 import {
   APPROVAL_TIMEOUT_MS,
-  expiresAtSeconds,
   type Chain,
+  expiresAtSeconds,
   type SwapIntent,
   type SwapQuote,
   type TradeDecision,
@@ -350,6 +350,53 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
     })
 
   /**
+   * A delegated maker whose allowance for the order's `tokenIn` is short approves the project's
+   * contract first (one maximal approval, as for its swaps), mined before the executor's fill is
+   * sent, since the two come from different senders and could otherwise be mined out of order.
+   * An external maker approves it itself (the order's `allowance`).
+   */
+  const approveForFill = (
+    context: LiveNetworkContext,
+    intent: SwapIntent,
+    tokenIn: Address,
+    fees: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint }
+  ) =>
+    Effect.gen(function*() {
+      const signer = state.signerOf(intent.accountId, intent.network)
+      const maker = getAddress(intent.walletAddress)
+      const approvalKey = `${context.network}:${maker}:${tokenIn}`
+      if (signer === undefined || approved.has(approvalKey)) return undefined
+      if ((yield* allowance(context, maker, tokenIn)) >= intent.amountIn) return undefined
+      const pendingCount = call(context, () =>
+        context.rpc.client.getTransactionCount({ address: maker, blockTag: "pending" }))
+      const hash = yield* state.nonces.withNonce(maker, pendingCount, (nonce) =>
+        Effect.gen(function*() {
+          const signed = yield* sign(context, signer, {
+            to: tokenIn,
+            data: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: "approve",
+              args: [contractOf(context), maxUint256]
+            }),
+            value: 0n,
+            gas: approvalGasLimit,
+            nonce,
+            fees
+          })
+          const failure = yield* context.rpc.broadcast(signed).pipe(
+            Effect.as(undefined),
+            Effect.catch((error) =>
+              Effect.succeed(error)
+            )
+          )
+          return { result: keccak256(signed), used: failure === undefined ? 1 : 0, resync: failure !== undefined }
+        }))
+      yield* call(context, () => context.rpc.client.waitForTransactionReceipt({ hash, timeout: 120_000 }))
+      approved.add(approvalKey)
+      return hash
+    })
+
+  /**
    * Fills a limit order: the network's executor sends `fillOrder` with the wallet's signature, and
    * the contract checks the signature, the expiry and the minimum before it swaps the maker's funds.
    */
@@ -368,25 +415,34 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       const data = encodeFunctionData({
         abi: swapdeskRouterAbi,
         functionName: "fillOrder",
-        args: [{
-          id: order.id,
-          maker: getAddress(intent.walletAddress),
-          tokenIn,
-          tokenOut,
-          amountIn: intent.amountIn,
-          minAmountOut: intent.minAmountOut,
-          expiresAt: expiresAtSeconds(order.expiresAt)
-        }, order.signature as Hex, route.path]
+        args: [
+          {
+            id: order.id,
+            maker: getAddress(intent.walletAddress),
+            tokenIn,
+            tokenOut,
+            amountIn: intent.amountIn,
+            minAmountOut: intent.minAmountOut,
+            expiresAt: expiresAtSeconds(order.expiresAt)
+          },
+          order.signature as Hex,
+          route.path
+        ]
       })
       const pools = route.path.length - 1
       // The signature check and the order's status add to a plain swap's gas.
-      const gas = yield* call(context, () =>
-        context.rpc.client.estimateGas({ account: executor.address, to: contract, data })).pipe(
-          Effect.map((estimate) => swapGasLimit(estimate, pools)),
-          Effect.orElseSucceed(() => swapGasLimit(fallbackSwapGas(pools) + fillOrderExtraGas, pools))
-        )
-      const pendingCount = call(context, () =>
-        context.rpc.client.getTransactionCount({ address: executor.address, blockTag: "pending" }))
+      const gas = yield* call(
+        context,
+        () => context.rpc.client.estimateGas({ account: executor.address, to: contract, data })
+      ).pipe(
+        Effect.map((estimate) => swapGasLimit(estimate, pools)),
+        Effect.orElseSucceed(() => swapGasLimit(fallbackSwapGas(pools) + fillOrderExtraGas, pools))
+      )
+      const approval = yield* approveForFill(context, intent, tokenIn, fees)
+      const pendingCount = call(
+        context,
+        () => context.rpc.client.getTransactionCount({ address: executor.address, blockTag: "pending" })
+      )
       const sent = yield* state.nonces.withNonce(executor.address, pendingCount, (nonce) =>
         Effect.gen(function*() {
           const signed = yield* sign(context, executor, {
@@ -412,7 +468,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         accountId: intent.accountId,
         network: context.network,
         wallet: executor.address,
-        transactions: [sent.hash],
+        transactions: approval === undefined ? [sent.hash] : [approval, sent.hash],
         sentAt: now,
         refused: sent.refused,
         ...holdOf(intent.tradeId)

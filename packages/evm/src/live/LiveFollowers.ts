@@ -22,8 +22,8 @@ import { getAddress, type Hash, TransactionNotFoundError, type TransactionReceip
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { swapOutcome } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
-import { liveTokensOf } from "./LiveTokens.ts"
 import { type FollowedTrade, type LiveNetworkContext, LiveState, type LiveStateShape } from "./LiveState.ts"
+import { liveTokensOf } from "./LiveTokens.ts"
 
 /** How the followers poll; tests shorten every figure. */
 export interface LiveFollowerOptions {

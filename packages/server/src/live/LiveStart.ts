@@ -114,7 +114,8 @@ export const prepareLiveStart = (
     const executors = yield* readExecutorSigners(config, env).pipe(
       Effect.mapError((error) =>
         new StartupFailure({
-          message: `LIVE_CONFIG ${path}: the networks' executor keys cannot be read (limit orders fill through them):\n` +
+          message:
+            `LIVE_CONFIG ${path}: the networks' executor keys cannot be read (limit orders fill through them):\n` +
             error.problems.map((p) => `  ${p.variable} (${p.wallet}): ${p.reason}`).join("\n")
         })
       )
