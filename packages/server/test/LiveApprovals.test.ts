@@ -6,7 +6,8 @@
 // naming the field; the prepared swap signed (`signedTransaction`) and one the wallet broadcast
 // itself (`txHash`) are both confirmed with the output the chain moved; `{ reject: true }` fails it
 // `WALLET_REJECTED` and a second answer is `409 TRADE_NOT_AWAITING_APPROVAL`; a trade left
-// unanswered past the (shortened) approval timeout fails `APPROVAL_TIMEOUT`.
+// unanswered past the (shortened) approval timeout fails `APPROVAL_TIMEOUT`. A swap between two
+// listed tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`, for a quote and a trade.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerMemoryRepositories } from "@swapdesk/core"
 import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig } from "@swapdesk/evm"
@@ -14,6 +15,7 @@ import {
   type Anvil,
   type DemoMarket,
   deployDemoMarket,
+  deployDemoToken,
   devAccount,
   type DevnetClient,
   devnetClient,
@@ -39,6 +41,7 @@ let deployer: DevnetClient
 let wallet: DevnetClient
 let market: DemoMarket
 let contract: Address
+let orphan: Address
 let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
@@ -131,6 +134,7 @@ beforeAll(async () => {
     owner: deployer.account.address
   })
   await mintDemoToken(deployer, market.tokens["USDC"]!.address, owner.address, parseUnits("100000", 6))
+  orphan = await deployDemoToken(deployer, { name: "Orphan", symbol: "ORPH", decimals: 18 })
   config = decodeLiveConfig({
     networks: {
       ethereum: {
@@ -145,7 +149,8 @@ beforeAll(async () => {
         tokens: [
           { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
           { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
+          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 },
+          { symbol: "ORPH", address: orphan, decimals: 18 }
         ],
         contracts: { swapdeskRouter: contract }
       }
@@ -257,6 +262,21 @@ describe("an external wallet's trade on the live server", () => {
     assert.strictEqual(again.json.error.code, "TRADE_NOT_AWAITING_APPROVAL")
     const both = await call("POST", `/v1/trades/${id}/approval`, { reject: true, txHash: "0x00" })
     assert.strictEqual(both.status, 400)
+  }, 30_000)
+
+  it("answers 400 on tokenOut for a swap no pool can make", async () => {
+    const quote = await call("GET", "/v1/quote?tokenIn=USDC&tokenOut=ORPH&amountIn=10&network=ethereum")
+    assert.strictEqual(quote.status, 400, JSON.stringify(quote.json))
+    assert.strictEqual(quote.json.error.code, "VALIDATION_ERROR")
+    assert.strictEqual(quote.json.error.details[0].path, "tokenOut")
+    const trade = await call("POST", "/v1/trades", {
+      tokenIn: "USDC",
+      tokenOut: "ORPH",
+      amountIn: "10",
+      network: "ethereum"
+    })
+    assert.strictEqual(trade.status, 400, JSON.stringify(trade.json))
+    assert.strictEqual(trade.json.error.details[0].path, "tokenOut")
   }, 30_000)
 
   it("fails unanswered after the approval timeout", async () => {
