@@ -12,7 +12,7 @@ import {
   TradeView
 } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import {
   creation,
@@ -30,7 +30,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
   .add(
     HttpApiEndpoint.post("create", "/v1/trades", {
       headers: IdempotencyKeyHeader,
-      ...creation(CreateTradeBody, TradeCreatedView, BadRequest, Conflict, Unprocessable)
+      ...creation(CreateTradeBody, TradeCreatedView, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
     }).annotateMerge(documented({
       scope: "trade",
       summary: "Start a swap; it is returned at once as pending",
@@ -61,7 +61,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
     HttpApiEndpoint.get("quote", "/v1/quote", {
       query: QuoteQuery,
       success: Envelope(QuoteView),
-      error: [BadRequest, Unprocessable]
+      error: [BadRequest, Unprocessable, ServiceUnavailable]
     }).annotateMerge(documented({ scope: "read", summary: "What POST /trades would start with, executing nothing" }))
   )
   .annotate(OpenApi.Description, "Token swaps and quotes (scope `trade` to start a swap, `read` to look)")
