@@ -3,7 +3,9 @@
 // executor key: an order placed below the market stays open; once a swap from another account pushes
 // the pool, the order fills by the executor's `fillOrder` (the trade confirmed with the order's id,
 // at least its minimum, the wallet's own USDC spent), while an order cancelled before the move is
-// never filled; and the contract refuses the same signed order a second time.
+// never filled; and the contract refuses the same signed order a second time. The portfolio reads
+// its balances from the chain (USDC before and after) and gives LINK the cost basis its confirmed
+// trade paid, gas included (section 7).
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerMemoryRepositories } from "@swapdesk/core"
 import {
@@ -160,6 +162,10 @@ afterAll(async () => {
 
 describe("a delegated wallet's limit order on the live server", () => {
   it("fills through the executor after the price moves; a cancelled one never does; no fill twice", async () => {
+    // The portfolio's opening balances are read now, before any trade.
+    const opening = await call("GET", "/v1/portfolio")
+    assert.strictEqual(opening.status, 200, JSON.stringify(opening.json))
+    assert.strictEqual(opening.json.data.holdings.find((h: any) => h.token === "USDC")?.amount, "10000")
     const filled = await place()
     const cancelled = await place()
     assert.strictEqual(filled.status, "pending")
@@ -213,6 +219,15 @@ describe("a delegated wallet's limit order on the live server", () => {
     assert.isNull(stillCancelled.tradeId)
     const trades = (await call("GET", "/v1/trades")).json.data.trades as Array<{ id: string }>
     assert.strictEqual(trades.length, 1)
+
+    // The portfolio: balances from the chain, LINK's cost basis the 100 USDC its confirmed trade spent.
+    const portfolio = (await call("GET", "/v1/portfolio")).json.data
+    const holding = (token: string) => portfolio.holdings.find((h: any) => h.token === token)
+    assert.strictEqual(holding("USDC").amount, "9900")
+    assert.strictEqual(holding("LINK").amount, trade.amountOut)
+    // Section 7: what was paid, the trade's gas (at ETH's 3000 USD) included.
+    assert.closeTo(holding("LINK").costBasis, 100 + Number(trade.gasFee) * 3000, 0.05)
+    assert.closeTo(holding("LINK").value, Number(trade.amountOut) * holding("LINK").price, 0.01)
 
     // The contract refuses the same signed order again, even from the executor.
     const executor = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(executorIndex))
