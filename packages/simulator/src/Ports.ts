@@ -44,7 +44,9 @@ const chain = Layer.effect(
   Chain,
   SimulationState.useSync((sim) => ({
     quote: (request) => Effect.sync(() => sim.chain.quote(request, sim.now)),
-    submit: (intent) => Effect.sync(() => sim.chain.submit(intent, sim.now)),
+    // The simulated chain fills an order as any swap of the wallet's: the order's signature is not its
+    // concern, and its state (snapshots included) stays what it was.
+    submit: ({ order: _order, ...intent }) => Effect.sync(() => sim.chain.submit(intent, sim.now)),
     // Its wallets approve without signing anything: whatever the approval carries, it is one.
     decide: (tradeId, decision) => Effect.sync(() => sim.chain.decide(tradeId, decision._tag !== "Reject", sim.now)),
     approvalOf: () => Effect.succeed(undefined)
