@@ -95,7 +95,10 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
   }).pipe(
     Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime)))
   )
-  const world = layerLiveFollowers(options.followers).pipe(
+  const world = layerLiveFollowers({
+    ...options.followers,
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+  }).pipe(
     Layer.provideMerge(DomainLive.pipe(Layer.provideMerge(ports)))
   )
   const handlers = ContractHandlers.pipe(

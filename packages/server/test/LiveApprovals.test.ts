@@ -8,6 +8,7 @@
 // `WALLET_REJECTED` and a second answer is `409 TRADE_NOT_AWAITING_APPROVAL`; a trade left
 // unanswered past the (shortened) approval timeout fails `APPROVAL_TIMEOUT`. A swap between two
 // listed tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`, for a quote and a trade.
+// A trade awaiting approval when the server restarts still times out, and its hold is released.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerMemoryRepositories } from "@swapdesk/core"
 import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig } from "@swapdesk/evm"
@@ -27,7 +28,7 @@ import type { SimulatorRepositories } from "@swapdesk/simulator"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type Address, erc20Abi, getAddress, type Hex, maxUint256, parseUnits } from "viem"
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { liveApp } from "../src/LiveServer.ts"
 
@@ -45,6 +46,23 @@ let orphan: Address
 let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
+/** The records, kept across a restart of the server. */
+let repositories: SimulatorRepositories<never>
+
+const startServer = async () => {
+  const server = createServer()
+  const app = liveApp(config, {
+    signers: [],
+    repositories,
+    followers: { pollIntervalMs: 200 },
+    approvalTimeoutMs: APPROVAL_TIMEOUT_MS
+  })
+  runtime = ManagedRuntime.make(
+    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
+  ) as never
+  await runtime.runPromise(Effect.void)
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
 
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(baseUrl + path, {
@@ -163,18 +181,8 @@ beforeAll(async () => {
     }]
   })
   await deployer.request({ method: "evm_setIntervalMining", params: [1] } as never)
-  const server = createServer()
-  const app = liveApp(config, {
-    signers: [],
-    repositories: layerMemoryRepositories as SimulatorRepositories<never>,
-    followers: { pollIntervalMs: 200 },
-    approvalTimeoutMs: APPROVAL_TIMEOUT_MS
-  })
-  runtime = ManagedRuntime.make(
-    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
-  ) as never
-  await runtime.runPromise(Effect.void)
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  repositories = Layer.succeedContext(await Effect.runPromise(Layer.build(layerMemoryRepositories).pipe(Effect.scoped)))
+  await startServer()
 }, 120_000)
 
 afterAll(async () => {
@@ -285,5 +293,35 @@ describe("an external wallet's trade on the live server", () => {
     assert.strictEqual(trade.status, "failed")
     assert.strictEqual(trade.failureReason, "APPROVAL_TIMEOUT")
     assert.strictEqual(trade.gasFee, "0")
+  }, 30_000)
+
+  it("still fails unanswered after a restart, its funds free again", async () => {
+    const id = await createTrade()
+    const balance = await deployer.readContract({
+      address: market.tokens["USDC"]!.address,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [owner.address]
+    })
+    const all = {
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn: formatUnits(balance, 6),
+      network: "ethereum",
+      slippage: 1
+    }
+    await runtime.dispose()
+    await startServer()
+    const restored = await approvalOf(id)
+    assert.strictEqual(restored.status, "pending")
+    // Its prepared swap did not survive the restart: the wallet can only reject it, or let it time out.
+    assert.notProperty(restored, "approval")
+    // Its hold was rebuilt: the whole balance is not free.
+    const held = await call("POST", "/v1/trades", all)
+    assert.strictEqual(held.status, 422, JSON.stringify(held.json))
+    const trade = await until(() => approvalOf(id), (t) => t.status !== "pending", APPROVAL_TIMEOUT_MS + 10_000)
+    assert.strictEqual(trade.failureReason, "APPROVAL_TIMEOUT")
+    const freed = await call("POST", "/v1/trades", all)
+    assert.strictEqual(freed.status, 201, JSON.stringify(freed.json))
   }, 30_000)
 })

@@ -9,6 +9,7 @@
  * broadcast is followed again from its `txHash`, so a restart sends nothing twice.
  */
 import {
+  APPROVAL_TIMEOUT_MS,
   type FailureReason,
   MarketReactor,
   PriceFeed,
@@ -38,18 +39,30 @@ export interface LiveFollowerOptions {
   readonly dropGraceMs?: number
   /** How many blocks past its confirmation a confirmed trade is watched for a reorganisation: 64 when absent. */
   readonly reorgWatchBlocks?: number
+  /**
+   * How long after its creation a trade found awaiting approval at start fails `APPROVAL_TIMEOUT`:
+   * 10 minutes when absent (the chain's own figure for the trades it prepares).
+   */
+  readonly approvalTimeoutMs?: number
 }
 
 const pageSize = 100
 
-/** The stored trades that were broadcast and never reached an end: followed again from their `txHash`. */
+/**
+ * The stored trades still pending: those broadcast are followed again from their `txHash`, those
+ * awaiting approval are timed out (their prepared swap did not survive the restart).
+ */
 const inFlight = (state: LiveStateShape, repository: TradeRepository["Service"]) =>
   Effect.gen(function*() {
     const found: Array<TradeRecord> = []
     for (const account of state.config.accounts) {
       for (let offset = 0;; offset += pageSize) {
         const page = yield* repository.list(account.id, { status: "pending" }, { limit: pageSize, offset })
-        found.push(...page.items.filter((trade) => trade.stage === "broadcast" && trade.txHash !== null))
+        found.push(
+          ...page.items.filter((trade) =>
+            (trade.stage === "broadcast" && trade.txHash !== null) || trade.stage === "awaiting_approval"
+          )
+        )
         if (page.items.length < pageSize) break
       }
     }
@@ -107,8 +120,20 @@ export const layerLiveFollowers = (
     const dropGraceMs = options.dropGraceMs ?? 30_000
     const reorgWatchBlocks = BigInt(options.reorgWatchBlocks ?? 64)
 
+    const approvalTimeoutMs = options.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS
+    /** Trades found awaiting approval at start, by id: when each fails `APPROVAL_TIMEOUT`. */
+    const unanswered = new Map<string, { readonly network: EvmNetwork; readonly expiresAt: number }>()
     for (const trade of yield* inFlight(state, repository)) {
       if (state.followed.has(trade.id) || !state.networks.has(trade.network as EvmNetwork)) continue
+      if (trade.stage === "awaiting_approval") {
+        if (!state.awaiting.has(trade.id)) {
+          unanswered.set(trade.id, {
+            network: trade.network as EvmNetwork,
+            expiresAt: trade.createdAt + approvalTimeoutMs
+          })
+        }
+        continue
+      }
       const hold = state.holds.get(trade.id)
       state.followed.set(trade.id, {
         tradeId: trade.id,
@@ -238,18 +263,27 @@ export const layerLiveFollowers = (
 
     /** External wallets' swaps left unanswered past their time fail with `APPROVAL_TIMEOUT`. */
     const expireApprovals = (context: LiveNetworkContext, now: number) =>
-      Effect.forEach(
-        [...state.awaiting.values()].filter((t) => t.network === context.network && t.request.expiresAt <= now),
-        (awaiting) => {
+      Effect.gen(function*() {
+        const due = [...state.awaiting.values()]
+          .filter((t) => t.network === context.network && t.request.expiresAt <= now)
+          .map((t) => t.tradeId)
+        for (const [tradeId, restored] of unanswered) {
+          if (restored.network === context.network && restored.expiresAt <= now) due.push(tradeId)
+        }
+        yield* Effect.forEach(due, (tradeId) => {
           // Taken at once: an answer arriving now finds the trade no longer awaiting.
-          state.awaiting.delete(awaiting.tradeId)
-          releaseHold(awaiting.tradeId)
-          return reactor.onTradeEvent(awaiting.tradeId, Events.ApprovalTimedOut({ at: now })).pipe(
-            Effect.catchCause((cause) => Effect.logWarning(`timing out trade ${awaiting.tradeId}`, cause))
-          )
-        },
-        { discard: true }
-      )
+          state.awaiting.delete(tradeId)
+          unanswered.delete(tradeId)
+          releaseHold(tradeId)
+          return Effect.flatMap(repository.getById(tradeId), (stored) =>
+            // A restored trade may have been rejected meanwhile.
+            Option.isSome(stored) && stored.value.stage === "awaiting_approval"
+              ? reactor.onTradeEvent(tradeId, Events.ApprovalTimedOut({ at: now }))
+              : Effect.void).pipe(
+              Effect.catchCause((cause) => Effect.logWarning(`timing out trade ${tradeId}`, cause))
+            )
+        }, { discard: true })
+      })
 
     /**
      * A new head is a market observation: the core's watchers (limit orders, alerts) look at the
