@@ -4,7 +4,8 @@
 // prepared swap and the ERC-20 allowance to send first, whose `current` follows the owner's
 // `approve`; a swap signed for other call data, or by another account, is `400 VALIDATION_ERROR`
 // naming the field; the prepared swap signed (`signedTransaction`) and one the wallet broadcast
-// itself (`txHash`) are both confirmed with the output the chain moved; `{ reject: true }` fails it
+// itself (`txHash`) are both confirmed with the output the chain moved; a hash the node learns of
+// only after the answer is checked once it shows (another transaction fails the trade); `{ reject: true }` fails it
 // `WALLET_REJECTED` and a second answer is `409 TRADE_NOT_AWAITING_APPROVAL`; a trade left
 // unanswered past the (shortened) approval timeout fails `APPROVAL_TIMEOUT`. A swap between two
 // listed tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`, for a quote and a trade.
@@ -28,7 +29,7 @@ import type { SimulatorRepositories } from "@swapdesk/simulator"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits } from "viem"
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, keccak256, maxUint256, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { liveApp } from "../src/LiveServer.ts"
 
@@ -257,6 +258,26 @@ describe("an external wallet's trade on the live server", () => {
     const answered = await call("POST", `/v1/trades/${id}/approval`, { txHash: hash })
     assert.strictEqual(answered.status, 200, JSON.stringify(answered.json))
     assert.strictEqual((await confirmedTrade(id)).txHash, hash)
+  }, 60_000)
+
+  it("checks a hash the node learns of only later, once it shows: another transaction fails the trade", async () => {
+    const good = await createTrade()
+    const prepared = (await approvalOf(good)).approval.transaction
+    const signed = await signPrepared(prepared, owner)
+    const answered = await call("POST", `/v1/trades/${good}/approval`, { txHash: keccak256(signed) })
+    assert.strictEqual(answered.status, 200, JSON.stringify(answered.json))
+    await wallet.sendRawTransaction({ serializedTransaction: signed })
+    assert.strictEqual((await confirmedTrade(good)).txHash, keccak256(signed))
+
+    const bad = await createTrade()
+    const other = (await approvalOf(bad)).approval.transaction
+    // A transaction of the wallet's that is not the prepared swap: a plain ETH transfer.
+    const transfer = await signPrepared({ ...other, data: "0x", to: stranger.address, gas: "21000" }, owner)
+    await call("POST", `/v1/trades/${bad}/approval`, { txHash: keccak256(transfer) })
+    await wallet.sendRawTransaction({ serializedTransaction: transfer })
+    const failed = await until(() => approvalOf(bad), (t) => t.status !== "pending")
+    assert.strictEqual(failed.status, "failed")
+    assert.strictEqual(failed.failureReason, "NETWORK_ERROR")
   }, 60_000)
 
   it("fails rejected, then answers 409 to a second answer", async () => {

@@ -71,7 +71,7 @@ export interface LiveChainOptions {
 }
 
 /** The fields of a wallet's transaction compared with the prepared one. */
-interface SentTransaction {
+export interface SentTransaction {
   readonly from: Address
   readonly to: Address | null | undefined
   readonly data: Hex | undefined
@@ -80,6 +80,23 @@ interface SentTransaction {
   readonly gas: bigint | undefined
 }
 
+/** A transaction as the node returns it, in the fields compared with the prepared swap. */
+export const sentTransactionOf = (sent: {
+  readonly from: Address
+  readonly to: Address | null
+  readonly input: Hex
+  readonly value: bigint
+  readonly chainId?: number | undefined
+  readonly gas: bigint
+}): SentTransaction => ({
+  from: sent.from,
+  to: sent.to,
+  data: sent.input,
+  value: sent.value,
+  chainId: sent.chainId,
+  gas: sent.gas
+})
+
 const refused = (path: string, message: string) => new ValidationFailed({ details: [{ path, message }] })
 
 /**
@@ -87,7 +104,7 @@ const refused = (path: string, message: string) => new ValidationFailed({ detail
  * nothing when it is the swap from the wallet. More gas than prepared is accepted (a wallet may add
  * headroom, and only the wallet pays for it); less could run out mid-swap, so it is refused.
  */
-const mismatchOf = (
+export const mismatchOf = (
   field: string,
   awaiting: AwaitingTrade,
   sent: SentTransaction
@@ -507,7 +524,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
   }
 
   /** Follows the wallet's swap from its broadcast, as a delegated one, and answers the event to record. */
-  const follow = (awaiting: AwaitingTrade, hash: Hash, at: number, refusedAtBroadcast: boolean) => {
+  const follow = (awaiting: AwaitingTrade, hash: Hash, at: number, refusedAtBroadcast: boolean, unchecked = false) => {
     state.followed.set(awaiting.tradeId, {
       tradeId: awaiting.tradeId,
       accountId: awaiting.accountId,
@@ -516,7 +533,8 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       transactions: [hash],
       sentAt: at,
       refused: refusedAtBroadcast,
-      ...holdOf(awaiting.tradeId)
+      ...holdOf(awaiting.tradeId),
+      ...(unchecked ? { unchecked: awaiting } : {})
     })
     return Events.Broadcast({ at, txHash: hash })
   }
@@ -562,17 +580,9 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       }).pipe(Effect.option)
       // A node that does not have it yet (a wallet on another node): it is followed, and fails as
       // dropped if it never shows.
-      if (sent._tag === "Some") {
-        const mismatch = mismatchOf(field, awaiting, {
-          from: sent.value.from,
-          to: sent.value.to,
-          data: sent.value.input,
-          value: sent.value.value,
-          chainId: sent.value.chainId,
-          gas: sent.value.gas
-        })
-        if (mismatch !== undefined) return yield* mismatch
-      }
+      if (sent._tag === "None") return follow(awaiting, txHash, at, false, true)
+      const mismatch = mismatchOf(field, awaiting, sentTransactionOf(sent.value))
+      if (mismatch !== undefined) return yield* mismatch
       return follow(awaiting, txHash, at, false)
     })
 

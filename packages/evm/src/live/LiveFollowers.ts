@@ -23,6 +23,7 @@ import { getAddress, type Hash, TransactionNotFoundError, type TransactionReceip
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { swapOutcome } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
+import { mismatchOf, sentTransactionOf } from "./LiveChain.ts"
 import { type FollowedTrade, type LiveNetworkContext, LiveState, type LiveStateShape } from "./LiveState.ts"
 import { liveTokensOf } from "./LiveTokens.ts"
 
@@ -166,8 +167,9 @@ export const layerLiveFollowers = (
         }
       })
 
-    const check = (context: LiveNetworkContext, trade: FollowedTrade, head: bigint, now: number) =>
+    const check = (context: LiveNetworkContext, followed: FollowedTrade, head: bigint, now: number) =>
       Effect.gen(function*() {
+        let trade = followed
         const stored = yield* repository.getById(trade.tradeId)
         // Not stored yet (the use case stores it after the broadcast): the next head will do.
         if (Option.isNone(stored)) return
@@ -207,6 +209,25 @@ export const layerLiveFollowers = (
           )
         }
         const swapHash = trade.transactions[trade.transactions.length - 1]!
+        if (trade.unchecked !== undefined) {
+          // A hash its wallet gave before the node had it: checked as at the answer, once it shows.
+          const sent = yield* call(
+            context,
+            () => context.rpc.client.getTransaction({ hash: swapHash }).then((t) => t, () => undefined)
+          )
+          if (sent !== undefined) {
+            const mismatch = mismatchOf("txHash", trade.unchecked, sentTransactionOf(sent))
+            const { unchecked: _, ...checked } = trade
+            state.followed.set(trade.tradeId, checked)
+            if (mismatch !== undefined) {
+              yield* Effect.logWarning(
+                `trade ${trade.tradeId}: ${swapHash} is not its prepared swap: ${mismatch.message}`
+              )
+              return yield* report(trade, Events.Failed({ at: now, reason: "NETWORK_ERROR", gasFee: 0n }))
+            }
+            trade = checked
+          }
+        }
         const depth = yield* context.rpc.confirmations(swapHash)
         if (depth._tag === "NotMined" && trade.minedIn !== undefined) {
           // Its block was reorganised away before it was confirmed: the hold counts again.

@@ -44,6 +44,11 @@ export interface FollowedTrade {
    * block or later already shows the swap, so the trade's hold no longer counts against it.
    */
   readonly minedIn?: bigint
+  /**
+   * The swap its external wallet said it broadcast, by hash, when the node did not have it yet: it
+   * is checked against this prepared swap once the node shows it.
+   */
+  readonly unchecked?: AwaitingTrade
   /** The block the trade was confirmed in, once reported confirmed: a reorganisation is watched for. */
   readonly confirmedIn?: { readonly number: bigint; readonly hash: Hash }
 }
