@@ -42,7 +42,7 @@ export const errorCatalogue = {
   API_KEY_NOT_FOUND: permanent(404, "no API key with that id in this account"),
   WEBHOOK_NOT_FOUND: permanent(404, "no webhook with that id in this account"),
   ORDER_NOT_CANCELLABLE: permanent(409, "the limit order is no longer open"),
-  TRADE_NOT_AWAITING_APPROVAL: permanent(409, "simulator: the trade is not waiting for its wallet's approval"),
+  TRADE_NOT_AWAITING_APPROVAL: permanent(409, "the trade is not waiting for its wallet's approval"),
   CLOCK_NOT_MANUAL: permanent(409, "simulator: the market clock runs in realtime mode and cannot be advanced by hand"),
   PRICE_FROM_HISTORY: permanent(
     409,
