@@ -9,7 +9,8 @@
 // `WALLET_REJECTED` and a second answer is `409 TRADE_NOT_AWAITING_APPROVAL`; a trade left
 // unanswered past the (shortened) approval timeout fails `APPROVAL_TIMEOUT`. A swap between two
 // listed tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`, for a quote and a trade.
-// A trade awaiting approval when the server restarts still times out, and its hold is released.
+// A trade awaiting approval when the server restarts still times out, and its hold is released. An
+// order the external wallet cannot have signed at creation (not built yet) leaves no hold behind.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerMemoryRepositories } from "@swapdesk/core"
 import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig } from "@swapdesk/evm"
@@ -306,6 +307,27 @@ describe("an external wallet's trade on the live server", () => {
     })
     assert.strictEqual(trade.status, 400, JSON.stringify(trade.json))
     assert.strictEqual(trade.json.error.details[0].path, "tokenOut")
+  }, 30_000)
+
+  it("leaves no hold behind an order its external wallet cannot have signed yet", async () => {
+    const balance = await deployer.readContract({
+      address: market.tokens["USDC"]!.address,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [owner.address]
+    })
+    const amountIn = formatUnits(balance, 6)
+    const order = await call("POST", "/v1/orders", {
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn,
+      minAmountOut: "1",
+      network: "ethereum"
+    })
+    assert.notStrictEqual(order.status, 201, JSON.stringify(order.json))
+    const all = await call("POST", "/v1/trades", { tokenIn: "USDC", tokenOut: "LINK", amountIn, network: "ethereum" })
+    assert.strictEqual(all.status, 201, JSON.stringify(all.json))
+    await call("POST", `/v1/trades/${all.json.data.id}/approval`, { reject: true })
   }, 30_000)
 
   it("fails unanswered after the approval timeout", async () => {
