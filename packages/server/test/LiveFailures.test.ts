@@ -96,7 +96,7 @@ const startRelay = async (target: string) => {
     url: `http://127.0.0.1:${port}`,
     off: () => {
       answering = false
-      for (const [client, upstream] of [...relayed]) {
+      for (const [client, upstream] of relayed) {
         relayed.delete(client)
         client.unpipe(upstream)
         upstream.unpipe(client)
@@ -106,7 +106,7 @@ const startRelay = async (target: string) => {
     },
     on: () => {
       answering = true
-      for (const client of [...swallowed]) client.destroy()
+      for (const client of swallowed) client.destroy()
     },
     close: () =>
       new Promise<void>((resolve) => {
