@@ -10,11 +10,16 @@
  *   as the server answers for `seconds`; the figure is created trades per second, beside one wallet
  *   doing the same in the same run, and every trade is then followed to its end.
  *
+ * The server reaches the node through a local relay that holds every chunk `rpcDelayMs` each way,
+ * as a node across a network would (a node on the same machine answers in well under a
+ * millisecond, which hides any waiting on RPC calls); the floor is read from the node directly.
+ *
  * Run alone with `node scripts/bench/live.ts`, or through `pnpm bench live`.
  */
 import { devAccount, devnetClient, mintDemoToken } from "@swapdesk/evm/devnet"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -33,6 +38,38 @@ export interface LiveBenchOptions {
   readonly runs: number
   /** How long each throughput phase lasts. */
   readonly seconds: number
+  /** How long the relay holds each chunk between the server and the node, each way. */
+  readonly rpcDelayMs: number
+}
+
+/** A TCP relay in front of the node `target` that delivers every chunk `delayMs` late, in order. */
+const startDelayRelay = async (target: string, delayMs: number) => {
+  const url = new URL(target)
+  const sockets = new Set<Socket>()
+  const forward = (from: Socket, to: Socket) => {
+    from.on("data", (chunk) => setTimeout(() => to.destroyed || to.write(chunk), delayMs))
+    from.on("end", () => setTimeout(() => to.destroyed || to.end(), delayMs))
+  }
+  const server = createServer((client) => {
+    const upstream = connect(Number(url.port), url.hostname)
+    const pair = [client, upstream] as const
+    for (const socket of pair) {
+      sockets.add(socket)
+      socket.on("close", () => sockets.delete(socket))
+      socket.on("error", () => pair.forEach((s) => s.destroy()))
+    }
+    forward(client, upstream)
+    forward(upstream, client)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as { readonly port: number }).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      })
+  }
 }
 
 interface Server {
@@ -139,6 +176,7 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
   progress(`${BENCHMARK}: starting the devnet`)
   const devnet = await startLiveDevnet({ directory, confirmations: 2 })
   let server: Server | undefined
+  const relay = await startDelayRelay(devnet.nodes.ethereum.anvil.rpcUrl, options.rpcDelayMs)
   try {
     await runLiveDeploy(devnet)
     const { anvil, market } = devnet.nodes.ethereum
@@ -156,6 +194,7 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
       await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet.address, 1_000_000n * 10n ** 6n)
     }
     const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
+    file.networks.ethereum.rpcUrl = relay.url
     for (const wallet of wallets) {
       file.accounts.push({
         id: wallet.id,
@@ -240,7 +279,9 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
     return {
       rows,
       notes: [
-        `${BENCHMARK}: ${latencies.length} trades timed, polled every 100 ms; ${one.created} + ${many.created} trades created in the throughput phases, ended ${
+        `${BENCHMARK}: RPC round trip +${
+          2 * options.rpcDelayMs
+        } ms (relay); ${latencies.length} trades timed, polled every 100 ms; ${one.created} + ${many.created} trades created in the throughput phases, ended ${
           [...ends].map(([status, count]) => `${count} ${status}`).join(", ")
         }${refused.length === 0 ? "" : `; refused ${refused.join(", ")}`}`
       ]
@@ -250,13 +291,14 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
       server.child.kill("SIGTERM")
       await server.exited
     }
+    await relay.close()
     await devnet.stop()
     rmSync(directory, { recursive: true, force: true })
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await runLiveBench({ runs: 15, seconds: 15 })
+  const result = await runLiveBench({ runs: 15, seconds: 15, rpcDelayMs: 25 })
   console.log(formatTable(result.rows))
   for (const note of result.notes) console.log(`note: ${note}`)
 }
