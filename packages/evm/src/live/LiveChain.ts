@@ -165,7 +165,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       const approvalKey = `${context.network}:${from}:${tokenIn}`
       const pendingCount = call(context, () =>
         context.rpc.client.getTransactionCount({ address: from, blockTag: "pending" }))
-      const sent = yield* state.nonces.withNonce(from, pendingCount, (nonce) =>
+      const sent = yield* state.nonces.withNonce(context.network, from, pendingCount, (nonce) =>
         Effect.gen(function*() {
           const transactions: Array<Hash> = []
           const needsApproval = !approved.has(approvalKey) &&
