@@ -1,7 +1,8 @@
 /**
  * Trade use cases: quote, create, read, list, and the trade's later life as the chain reports it.
- * Creation reserves `amountIn` before the chain hears of the trade, and a trade's writes happen
- * under one lock, so a chain event can never overtake the creation that scheduled it.
+ * Creation reserves `amountIn` before the chain hears of the trade, and each trade's writes happen
+ * under that trade's own lock, so a chain event can never overtake the creation that scheduled it,
+ * while trades wait for no other trade's chain calls (docs/decisions.md, "One lock per trade").
  */
 import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
 import { type ApprovalRequest, Chain, type SwapQuote, type TradeDecision } from "./Chain.ts"
@@ -123,7 +124,7 @@ export class Trades extends Context.Service<Trades, {
       const feed = yield* PriceFeed
       const tokens = yield* TokenRegistry
       const eventDataOf = tradeEventData(tokens)
-      const lock = yield* Semaphore.make(1)
+      const withTradeLock = tradeLocks()
 
       const terms = Effect.fn("Trades.terms")(function*(request: {
         readonly tokenIn: string
@@ -187,8 +188,8 @@ export class Trades extends Context.Service<Trades, {
         const swap = yield* terms(body)
         const wallet = yield* connectedWallet(accountId, swap.network)
         const { chainQuote, outcome } = yield* price(swap, wallet.address)
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
-          const id = yield* ids.next("trade")
+        const id = yield* ids.next("trade")
+        return yield* withTradeLock(id)(Effect.gen(function*() {
           yield* wallets.reserve({
             holdId: id,
             accountId,
@@ -240,8 +241,8 @@ export class Trades extends Context.Service<Trades, {
           ? 0
           : new MoneyDecimal((netOut - order.minAmountOut).toString()).div(netOut.toString()).mul(100)
             .toDecimalPlaces(6, MoneyDecimal.ROUND_DOWN).toNumber()
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
-          const id = yield* ids.next("trade")
+        const id = yield* ids.next("trade")
+        return yield* withTradeLock(id)(Effect.gen(function*() {
           yield* wallets.transferHold(order.id, id)
           const created: TradeRecord = {
             id,
@@ -327,7 +328,7 @@ export class Trades extends Context.Service<Trades, {
       })
 
       const decideFor = (accountId: string | undefined, tradeId: string, decision: TradeDecision) =>
-        lock.withPermits(1)(Effect.gen(function*() {
+        withTradeLock(tradeId)(Effect.gen(function*() {
           const trade = yield* repository.getById(tradeId)
           if (Option.isNone(trade) || (accountId !== undefined && trade.value.accountId !== accountId)) {
             return yield* new TradeNotFound({ id: tradeId })
@@ -348,7 +349,7 @@ export class Trades extends Context.Service<Trades, {
         trade.stage === "awaiting_approval" ? chain.approvalOf(trade.id) : Effect.succeed(undefined)
 
       const apply = Effect.fn("Trades.apply")(function*(tradeId: string, event: TradeEvent) {
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
+        return yield* withTradeLock(tradeId)(Effect.gen(function*() {
           const trade = yield* repository.getById(tradeId)
           if (Option.isNone(trade)) {
             return yield* Effect.die(new Error(`the chain reported on unknown trade ${tradeId}`))
@@ -360,6 +361,33 @@ export class Trades extends Context.Service<Trades, {
       return { quote, create, get, list, decide, answer, approvalOf, fillOrder, apply }
     })
   )
+}
+
+/**
+ * One lock per trade id, kept only while someone holds or awaits it. A trade's id is drawn before
+ * its lock is taken, but nothing else knows the id until the chain hears of the trade, which
+ * happens under the lock: the creation always takes it first.
+ */
+const tradeLocks = () => {
+  const locks = new Map<string, { readonly semaphore: Semaphore.Semaphore; users: number }>()
+  return (tradeId: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        let entry = locks.get(tradeId)
+        if (entry === undefined) {
+          entry = { semaphore: Semaphore.makeUnsafe(1), users: 0 }
+          locks.set(tradeId, entry)
+        }
+        entry.users += 1
+        return entry
+      }),
+      (entry) => entry.semaphore.withPermits(1)(effect),
+      (entry) =>
+        Effect.sync(() => {
+          entry.users -= 1
+          if (entry.users === 0) locks.delete(tradeId)
+        })
+    )
 }
 
 /** A trade as the event log and webhooks carry it: amounts as decimal strings in `tokens`' decimals. */

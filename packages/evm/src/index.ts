@@ -51,6 +51,17 @@ export {
   TransactionReverted
 } from "./EvmRpcFailure.ts"
 export {
+  ChainIndex,
+  type ChainIndexerOptions,
+  type IndexedPriceFeedOptions,
+  layerChainIndex,
+  layerIndexedPriceFeed,
+  layerLiveMarketData,
+  layerLiveMarketObserver,
+  type LiveMarketObserverOptions,
+  type NetworkIndexStatus
+} from "./indexer/index.ts"
+export {
   type FollowedTrade,
   layerLiveFollowers,
   layerLivePorts,

@@ -148,6 +148,77 @@ const simulatorSnapshots = Effect.gen(function*() {
   )`
 })
 
+// Live mode's index of the chain (docs/live.md, "Market data from the chain"): per network the last
+// indexed block and the hashes of indexed blocks (to find a reorganisation's common ancestor), the
+// pools' swaps and the tokens' transfers (unique by block hash and log index), the holders'
+// balances (zero-padded decimal text, so that text order is numeric order), and candles rolled up
+// per timeframe as swaps arrive. Amounts, prices and values are exact decimal text.
+const chainIndex = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE swapdesk_index_cursor (
+    network TEXT PRIMARY KEY,
+    block_number BIGINT NOT NULL,
+    block_hash TEXT NOT NULL,
+    block_time BIGINT NOT NULL
+  )`
+  yield* sql`CREATE TABLE swapdesk_index_blocks (
+    network TEXT NOT NULL,
+    block_number BIGINT NOT NULL,
+    block_hash TEXT NOT NULL,
+    PRIMARY KEY (network, block_number)
+  )`
+  yield* sql`CREATE TABLE swapdesk_index_swaps (
+    block_hash TEXT NOT NULL,
+    log_index INTEGER NOT NULL,
+    network TEXT NOT NULL,
+    block_number BIGINT NOT NULL,
+    at BIGINT NOT NULL,
+    token TEXT NOT NULL,
+    side TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    price_usd TEXT NOT NULL,
+    value_usd TEXT NOT NULL,
+    whale INTEGER NOT NULL,
+    PRIMARY KEY (block_hash, log_index)
+  )`
+  yield* sql`CREATE INDEX swapdesk_index_swaps_token ON swapdesk_index_swaps (network, token, at, block_number, log_index)`
+  yield* sql`CREATE INDEX swapdesk_index_swaps_block ON swapdesk_index_swaps (network, block_number)`
+  yield* sql`CREATE INDEX swapdesk_index_swaps_whale ON swapdesk_index_swaps (network, token, whale, at)`
+  yield* sql`CREATE TABLE swapdesk_index_transfers (
+    block_hash TEXT NOT NULL,
+    log_index INTEGER NOT NULL,
+    network TEXT NOT NULL,
+    block_number BIGINT NOT NULL,
+    token TEXT NOT NULL,
+    sender TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    amount TEXT NOT NULL,
+    PRIMARY KEY (block_hash, log_index)
+  )`
+  yield* sql`CREATE INDEX swapdesk_index_transfers_block ON swapdesk_index_transfers (network, block_number)`
+  yield* sql`CREATE TABLE swapdesk_index_balances (
+    network TEXT NOT NULL,
+    token TEXT NOT NULL,
+    holder TEXT NOT NULL,
+    balance TEXT NOT NULL,
+    PRIMARY KEY (network, token, holder)
+  )`
+  yield* sql`CREATE INDEX swapdesk_index_balances_rank ON swapdesk_index_balances (network, token, balance)`
+  yield* sql`CREATE TABLE swapdesk_index_candles (
+    network TEXT NOT NULL,
+    token TEXT NOT NULL,
+    timeframe TEXT NOT NULL,
+    open_time BIGINT NOT NULL,
+    open TEXT NOT NULL,
+    high TEXT NOT NULL,
+    low TEXT NOT NULL,
+    close TEXT NOT NULL,
+    volume_usd TEXT NOT NULL,
+    buy_volume_usd TEXT NOT NULL,
+    PRIMARY KEY (network, token, timeframe, open_time)
+  )`
+})
+
 /** Every migration, by `<id>_<name>`. */
 export const migrations = Migrator.fromRecord({
   "1_initial": initial,
@@ -155,7 +226,8 @@ export const migrations = Migrator.fromRecord({
   "3_simulator_journal": simulatorJournal,
   "4_cache_revision": cacheRevision,
   "5_one_trade_per_order": oneTradePerOrder,
-  "6_simulator_snapshots": simulatorSnapshots
+  "6_simulator_snapshots": simulatorSnapshots,
+  "7_chain_index": chainIndex
 })
 
 /** Brings the database's schema up to date; safe when several processes run it at once. */

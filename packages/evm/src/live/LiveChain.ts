@@ -257,7 +257,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       const approvalKey = `${context.network}:${from}:${tokenIn}`
       const pendingCount = call(context, () =>
         context.rpc.client.getTransactionCount({ address: from, blockTag: "pending" }))
-      const sent = yield* state.nonces.withNonce(from, pendingCount, (nonce) =>
+      const sent = yield* state.nonces.withNonce(context.network, from, pendingCount, (nonce) =>
         Effect.gen(function*() {
           const transactions: Array<Hash> = []
           const needsApproval = !approved.has(approvalKey) &&
@@ -386,7 +386,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       if ((yield* allowance(context, maker, tokenIn)) >= intent.amountIn) return undefined
       const pendingCount = call(context, () =>
         context.rpc.client.getTransactionCount({ address: maker, blockTag: "pending" }))
-      const hash = yield* state.nonces.withNonce(maker, pendingCount, (nonce) =>
+      const hash = yield* state.nonces.withNonce(context.network, maker, pendingCount, (nonce) =>
         Effect.gen(function*() {
           const signed = yield* sign(context, signer, {
             to: tokenIn,
@@ -460,26 +460,31 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         context,
         () => context.rpc.client.getTransactionCount({ address: executor.address, blockTag: "pending" })
       )
-      const sent = yield* state.nonces.withNonce(executor.address, pendingCount, (nonce) =>
-        Effect.gen(function*() {
-          const signed = yield* sign(context, executor, {
-            to: contract,
-            data,
-            value: 0n,
-            gas,
-            nonce,
-            fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+      const sent = yield* state.nonces.withNonce(
+        context.network,
+        executor.address,
+        pendingCount,
+        (nonce) =>
+          Effect.gen(function*() {
+            const signed = yield* sign(context, executor, {
+              to: contract,
+              data,
+              value: 0n,
+              gas,
+              nonce,
+              fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+            })
+            const failure = yield* context.rpc.broadcast(signed).pipe(
+              Effect.as(undefined),
+              Effect.catch((error) => Effect.succeed(error))
+            )
+            return {
+              result: { hash: keccak256(signed), refused: failure?._tag === "RpcRefused" },
+              used: failure === undefined ? 1 : 0,
+              resync: failure !== undefined
+            }
           })
-          const failure = yield* context.rpc.broadcast(signed).pipe(
-            Effect.as(undefined),
-            Effect.catch((error) => Effect.succeed(error))
-          )
-          return {
-            result: { hash: keccak256(signed), refused: failure?._tag === "RpcRefused" },
-            used: failure === undefined ? 1 : 0,
-            resync: failure !== undefined
-          }
-        }))
+      )
       state.followed.set(intent.tradeId, {
         tradeId: intent.tradeId,
         accountId: intent.accountId,

@@ -239,7 +239,7 @@ export const layerLiveFollowers = (
           const dropped = !late && now - trade.sentAt > dropGraceMs && !(yield* known(context, swapHash))
           if (late || dropped) {
             // Its nonce is free again: the wallet's next transaction takes it.
-            state.nonces.resync(trade.wallet)
+            state.nonces.resync(context.network, trade.wallet)
             return yield* report(
               trade,
               Events.Failed({ at: now, reason: "NETWORK_ERROR", gasFee: yield* gasPaid(context, trade, []) })

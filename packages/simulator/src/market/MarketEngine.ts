@@ -451,7 +451,7 @@ export class MarketEngine {
 
   /**
    * Recomputes the trending rankings (all tokens, and each network's) from the market as of
-   * `nowMs`, stamped `atMs`. The score is `trendingScore` (see `Trending.ts`).
+   * `nowMs`, stamped `atMs`. The score is `trendingScore` (the core's `TrendingScore.ts`).
    */
   recomputeTrending(atMs: number): void {
     this.trendingRankings.recompute(atMs, this.now, this.currentBucket)

@@ -1,13 +1,19 @@
 /**
  * The trending rankings: every token, and each network's tradable tokens, ordered by
- * `trendingScore` (see `Trending.ts`), recomputed on the simulator's schedule and read in between.
+ * `trendingScore` (the core's `TrendingScore.ts`), recomputed on the simulator's schedule and read in between.
  */
-import { type Network, networks, simulatorCatalog, type TrendingEntry, type TrendingRanking } from "@swapdesk/core"
+import {
+  type Network,
+  networks,
+  simulatorCatalog,
+  type TrendingEntry,
+  type TrendingRanking,
+  trendingScore
+} from "@swapdesk/core"
 import type { TokenMarketParams } from "./MarketParams.ts"
 import { emptySums, type MarketStatistics } from "./MarketStatistics.ts"
 import type { PairBook } from "./PairBook.ts"
 import type { PriceProcesses } from "./PriceProcess.ts"
-import { trendingScore } from "./Trending.ts"
 
 /** The last computed rankings, as (scope, ranking) pairs: "all" and each network. */
 export type TrendingRankingsSnapshot = ReadonlyArray<readonly [scope: Network | "all", ranking: TrendingRanking]>
