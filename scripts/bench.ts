@@ -1,5 +1,5 @@
 /**
- * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store|indexer] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
+ * `pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store|indexer|live] [--runs N] [--seconds N] [--rounds N] [--loads N]`:
  * the alert engine benchmark and the simulator benchmark (medians of `--runs`, default 3), the
  * history-replay benchmark (the same runs), the limit order watcher benchmark (same runs), what
  * recording a key's `lastUsedAt` costs an authentication (at least 9 runs), a page of trades at 0 and
@@ -7,8 +7,11 @@
  * days from a SQLite file (same runs), what a snapshot of the market after 30 simulated days weighs and
  * costs to take, serialise, deserialise and restore (same runs), the HTTP benchmark
  * (`--seconds` per target per round, default 8, over `--rounds`, default 2) and the interface's
- * budget in headless Chromium (medians of `--loads` page loads, default 5), or only those named,
- * the chain index against the node's raw `eth_getLogs` (`indexer`, anvil with 100 000 swaps),
+ * budget in headless Chromium (medians of `--loads` page loads, default 5), the live server on a
+ * devnet (`POST /trades` to `confirmed` over `--runs` trades, at least 15, beside the chain's floor,
+ * and trades per second from 20 delegated wallets over `--seconds`, default 15, the node 50 ms of
+ * round trip away), or only those named; the chain index against the node's raw `eth_getLogs`
+ * (`indexer`, anvil with 100 000 swaps) only when named,
  * and one summary table. Targets print PASS or MISS for information; the exit code is 0
  * whatever they say, because on a shared, noisy machine a timing is evidence, not a verdict. How to
  * read the figures, and what a profile of the server showed: docs/performance.md.
@@ -20,6 +23,7 @@ import { defaultHttpOptions, runHttpBench } from "./bench/http.ts"
 import { runIndexerBench } from "./bench/indexer.ts"
 import { runKeysBench } from "./bench/keys.ts"
 import { runListsBench } from "./bench/lists.ts"
+import { runLiveBench } from "./bench/live.ts"
 import { runOrdersBench } from "./bench/orders.ts"
 import { type BenchResult, formatTable } from "./bench/Report.ts"
 import { runRestoreBench } from "./bench/restore.ts"
@@ -29,7 +33,7 @@ import { defaultStoreOptions, runStoreBench } from "./bench/store.ts"
 import { runWebBench } from "./bench/web.ts"
 
 const usage =
-  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store|indexer] [--runs N] [--seconds N] [--rounds N] [--loads N]"
+  "usage: pnpm bench [alerts|simulator|history|orders|keys|lists|restore|snapshot|http|web|store|indexer|live] [--runs N] [--seconds N] [--rounds N] [--loads N]"
 
 /** `--name N` options (a positive integer each) and the benchmark names around them. */
 const parseArgs = (args: ReadonlyArray<string>) => {
@@ -79,6 +83,12 @@ const benchmarks = {
       ...defaultStoreOptions,
       durationSeconds: options.get("seconds") ?? defaultStoreOptions.durationSeconds,
       rounds: options.get("rounds") ?? defaultStoreOptions.rounds
+    }),
+  live: () =>
+    runLiveBench({
+      runs: Math.max(15, options.get("runs") ?? 15),
+      seconds: options.get("seconds") ?? 15,
+      rpcDelayMs: 25
     })
 } satisfies Record<string, () => Promise<BenchResult>>
 
@@ -95,7 +105,7 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const names: ReadonlyArray<Name> = parsed.names.length === 0
-  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "snapshot", "http", "web", "store"]
+  ? ["alerts", "simulator", "history", "orders", "keys", "lists", "restore", "snapshot", "http", "web", "store", "live"]
   : parsed.names.filter(isName)
 
 const started = performance.now()

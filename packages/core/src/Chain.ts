@@ -5,6 +5,7 @@
  * and credits the output, a failed one releases the hold, and gas is burned from the native token.
  */
 import { Context, type Effect } from "effect"
+import type { ValidationFailed } from "./Errors.ts"
 import type { Network } from "./Network.ts"
 import type { TradeEvent } from "./TradeMachine.ts"
 
@@ -36,6 +37,43 @@ export interface SwapIntent extends SwapRequest {
   readonly walletAddress: string
   readonly minAmountOut: bigint
   readonly delegatedSigning: boolean
+  /**
+   * The limit order the swap fills, with the wallet's signature over it: a live chain has the
+   * network's executor send it through the project's contract, which checks the signature.
+   */
+  readonly order?: { readonly id: string; readonly signature: string; readonly expiresAt: number | null }
+}
+
+/**
+ * The wallet's answer to a swap awaiting approval. The simulator's wallet approves without
+ * showing anything (`Approve`); a live external wallet answers with the prepared transaction it
+ * signed (`SignedTransaction`, which the chain broadcasts) or with the hash of the transaction it
+ * broadcast itself (`TransactionHash`). `Reject` drops the swap.
+ */
+export type TradeDecision =
+  | { readonly _tag: "Approve" }
+  | { readonly _tag: "SignedTransaction"; readonly signedTransaction: string }
+  | { readonly _tag: "TransactionHash"; readonly txHash: string }
+  | { readonly _tag: "Reject" }
+
+/** What an external wallet must sign for a swap awaiting approval (values as the chain has them). */
+export interface ApprovalRequest {
+  readonly transaction: {
+    readonly to: string
+    readonly data: string
+    readonly value: bigint
+    readonly chainId: number
+    readonly gas: bigint
+  }
+  /** The ERC-20 approval the wallet must send before the swap can execute, when its allowance is short. */
+  readonly allowance: {
+    readonly token: string
+    readonly spender: string
+    readonly required: bigint
+    readonly current: bigint
+  } | null
+  /** When (ms) the swap fails with `APPROVAL_TIMEOUT` unless answered. */
+  readonly expiresAt: number
 }
 
 export class Chain extends Context.Service<Chain, {
@@ -47,7 +85,10 @@ export class Chain extends Context.Service<Chain, {
   readonly submit: (intent: SwapIntent) => Effect.Effect<ReadonlyArray<TradeEvent>>
   /**
    * The wallet's decision on a swap awaiting approval: broadcast it, or drop it and release its
-   * hold. Answers the event to record.
+   * hold. Answers the event to record; a signed transaction or hash that is not the prepared
+   * swap from the wallet fails naming the field.
    */
-  readonly decide: (tradeId: string, approve: boolean) => Effect.Effect<TradeEvent>
+  readonly decide: (tradeId: string, decision: TradeDecision) => Effect.Effect<TradeEvent, ValidationFailed>
+  /** What the wallet must sign for a swap awaiting its approval, when the chain asks for one. */
+  readonly approvalOf: (tradeId: string) => Effect.Effect<ApprovalRequest | undefined>
 }>()("@swapdesk/core/Chain") {}

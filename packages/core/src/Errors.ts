@@ -4,7 +4,7 @@
  * status lives here only, so the HTTP layer has one table to read. An invariant that only a bug
  * can break is a defect (a thrown assertion), never one of these.
  */
-import { Data } from "effect"
+import { type Cause, Data } from "effect"
 
 export interface CatalogueEntry {
   readonly status: number
@@ -42,7 +42,7 @@ export const errorCatalogue = {
   API_KEY_NOT_FOUND: permanent(404, "no API key with that id in this account"),
   WEBHOOK_NOT_FOUND: permanent(404, "no webhook with that id in this account"),
   ORDER_NOT_CANCELLABLE: permanent(409, "the limit order is no longer open"),
-  TRADE_NOT_AWAITING_APPROVAL: permanent(409, "simulator: the trade is not waiting for its wallet's approval"),
+  TRADE_NOT_AWAITING_APPROVAL: permanent(409, "the trade is not waiting for its wallet's approval"),
   CLOCK_NOT_MANUAL: permanent(409, "simulator: the market clock runs in realtime mode and cannot be advanced by hand"),
   PRICE_FROM_HISTORY: permanent(
     409,
@@ -76,12 +76,23 @@ export interface ValidationIssue {
   readonly message: string
 }
 
-export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly reason: string }> {
-  readonly code = "UNAUTHORIZED" as const
-  override get message() {
-    return this.reason
+/** An error whose message is the reason it was raised with, word for word. */
+const ReasonError = <const Tag extends string, const Code extends ErrorCode>(
+  tag: Tag,
+  code: Code
+): new(args: { readonly reason: string }) => Cause.YieldableError & {
+  readonly _tag: Tag
+  readonly reason: string
+  readonly code: Code
+} =>
+  class extends Data.TaggedError(tag)<{ readonly reason: string }> {
+    readonly code = code
+    override get message() {
+      return this.reason
+    }
   }
-}
+
+export class Unauthorized extends ReasonError("Unauthorized", "UNAUTHORIZED") {}
 
 export class InsufficientScope extends Data.TaggedError("InsufficientScope")<{ readonly scope: string }> {
   readonly code = "INSUFFICIENT_SCOPE" as const
@@ -182,40 +193,32 @@ export class ApiKeyLimitExceeded extends Data.TaggedError("ApiKeyLimitExceeded")
   }
 }
 
-export class AlertNotFound extends Data.TaggedError("AlertNotFound")<{ readonly id: string }> {
-  readonly code = "ALERT_NOT_FOUND" as const
-  override get message() {
-    return `no alert found for id '${this.id}'`
+/** A resource the account has no such id of: the message names what was looked for, and the id. */
+const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
+  tag: Tag,
+  code: Code,
+  resource: string
+): new(args: { readonly id: string }) => Cause.YieldableError & {
+  readonly _tag: Tag
+  readonly id: string
+  readonly code: Code
+} =>
+  class extends Data.TaggedError(tag)<{ readonly id: string }> {
+    readonly code = code
+    override get message() {
+      return `no ${resource} found for id '${this.id}'`
+    }
   }
-}
 
-export class TradeNotFound extends Data.TaggedError("TradeNotFound")<{ readonly id: string }> {
-  readonly code = "TRADE_NOT_FOUND" as const
-  override get message() {
-    return `no trade found for id '${this.id}'`
-  }
-}
+export class AlertNotFound extends NotFoundError("AlertNotFound", "ALERT_NOT_FOUND", "alert") {}
 
-export class OrderNotFound extends Data.TaggedError("OrderNotFound")<{ readonly id: string }> {
-  readonly code = "ORDER_NOT_FOUND" as const
-  override get message() {
-    return `no order found for id '${this.id}'`
-  }
-}
+export class TradeNotFound extends NotFoundError("TradeNotFound", "TRADE_NOT_FOUND", "trade") {}
 
-export class ApiKeyNotFound extends Data.TaggedError("ApiKeyNotFound")<{ readonly id: string }> {
-  readonly code = "API_KEY_NOT_FOUND" as const
-  override get message() {
-    return `no API key found for id '${this.id}'`
-  }
-}
+export class OrderNotFound extends NotFoundError("OrderNotFound", "ORDER_NOT_FOUND", "order") {}
 
-export class WebhookNotFound extends Data.TaggedError("WebhookNotFound")<{ readonly id: string }> {
-  readonly code = "WEBHOOK_NOT_FOUND" as const
-  override get message() {
-    return `no webhook found for id '${this.id}'`
-  }
-}
+export class ApiKeyNotFound extends NotFoundError("ApiKeyNotFound", "API_KEY_NOT_FOUND", "API key") {}
+
+export class WebhookNotFound extends NotFoundError("WebhookNotFound", "WEBHOOK_NOT_FOUND", "webhook") {}
 
 export class OrderNotCancellable extends Data.TaggedError("OrderNotCancellable")<{
   readonly id: string
@@ -250,12 +253,7 @@ export class PriceFromHistory extends Data.TaggedError("PriceFromHistory")<{ rea
   }
 }
 
-export class IdempotencyConflict extends Data.TaggedError("IdempotencyConflict")<{ readonly reason: string }> {
-  readonly code = "IDEMPOTENCY_CONFLICT" as const
-  override get message() {
-    return this.reason
-  }
-}
+export class IdempotencyConflict extends ReasonError("IdempotencyConflict", "IDEMPOTENCY_CONFLICT") {}
 
 export class RateLimited extends Data.TaggedError("RateLimited")<{ readonly retryAfterSeconds: number }> {
   readonly code = "RATE_LIMITED" as const

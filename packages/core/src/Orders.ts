@@ -124,7 +124,8 @@ export class Orders extends Context.Service<Orders, {
             minAmountOut: minAmountOut.success,
             expiresAt
           }
-          const signed = yield* signer.sign(accountId, terms)
+          // A wallet that cannot sign leaves nothing behind: its funds are free again.
+          const signed = yield* signer.sign(accountId, terms).pipe(Effect.tapCause(() => wallets.release(id)))
           const order: OrderRecord = {
             ...terms,
             accountId,

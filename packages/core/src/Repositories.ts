@@ -34,6 +34,17 @@ export const foundOr = <A, E, F>(
 ): Effect.Effect<A, E | F> =>
   Effect.flatMap(read, (found) => Option.isNone(found) ? Effect.fail(notFound()) : Effect.succeed(found.value))
 
+/**
+ * What a repository of records that belong to one account offers: a record is read, and its
+ * list paged, only within its account.
+ */
+export interface AccountRecords<A, Filter> {
+  readonly insert: (record: A) => Effect.Effect<void>
+  readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<A>>
+  readonly update: (record: A) => Effect.Effect<void>
+  readonly list: (accountId: string, filter: Filter, page: PageRequest) => Effect.Effect<Page<A>>
+}
+
 export class AccountRepository extends Context.Service<AccountRepository, {
   readonly get: (id: string) => Effect.Effect<Option.Option<Account>>
   readonly save: (account: Account) => Effect.Effect<void>
@@ -69,22 +80,21 @@ export interface AlertFilter {
   readonly token?: string
 }
 
-export class AlertRepository extends Context.Service<AlertRepository, {
-  readonly insert: (alert: AlertRecord) => Effect.Effect<void>
-  readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<AlertRecord>>
-  readonly update: (alert: AlertRecord) => Effect.Effect<void>
-  readonly remove: (accountId: string, id: string) => Effect.Effect<boolean>
-  readonly list: (accountId: string, filter: AlertFilter, page: PageRequest) => Effect.Effect<Page<AlertRecord>>
-  /** Active alerts of every account, oldest first: what the monitor evaluates. */
-  readonly active: Effect.Effect<ReadonlyArray<AlertRecord>>
-  readonly countByStatus: (accountId: string, statuses: ReadonlyArray<AlertStatus>) => Effect.Effect<number>
-  /** How many of the account's alerts in these statuses notify on `channel`. */
-  readonly countByChannel: (
-    accountId: string,
-    channel: Channel,
-    statuses: ReadonlyArray<AlertStatus>
-  ) => Effect.Effect<number>
-}>()("@swapdesk/core/AlertRepository") {
+export class AlertRepository extends Context.Service<
+  AlertRepository,
+  AccountRecords<AlertRecord, AlertFilter> & {
+    readonly remove: (accountId: string, id: string) => Effect.Effect<boolean>
+    /** Active alerts of every account, oldest first: what the monitor evaluates. */
+    readonly active: Effect.Effect<ReadonlyArray<AlertRecord>>
+    readonly countByStatus: (accountId: string, statuses: ReadonlyArray<AlertStatus>) => Effect.Effect<number>
+    /** How many of the account's alerts in these statuses notify on `channel`. */
+    readonly countByChannel: (
+      accountId: string,
+      channel: Channel,
+      statuses: ReadonlyArray<AlertStatus>
+    ) => Effect.Effect<number>
+  }
+>()("@swapdesk/core/AlertRepository") {
   /** In memory, for tests and the simulator: see `MemoryRepositories`. */
   static readonly layerMemory = Layer.sync(AlertRepository, memoryAlertRepository)
 }
@@ -100,16 +110,15 @@ export interface TradeFilter {
   readonly toMs?: number
 }
 
-export class TradeRepository extends Context.Service<TradeRepository, {
-  readonly insert: (trade: TradeRecord) => Effect.Effect<void>
-  readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<TradeRecord>>
-  /** A trade by id alone, for adapters reporting on it. */
-  readonly getById: (id: string) => Effect.Effect<Option.Option<TradeRecord>>
-  readonly update: (trade: TradeRecord) => Effect.Effect<void>
-  readonly list: (accountId: string, filter: TradeFilter, page: PageRequest) => Effect.Effect<Page<TradeRecord>>
-  /** Every trade of the account, oldest first (portfolio cost basis). */
-  readonly history: (accountId: string) => Effect.Effect<ReadonlyArray<TradeRecord>>
-}>()("@swapdesk/core/TradeRepository") {
+export class TradeRepository extends Context.Service<
+  TradeRepository,
+  AccountRecords<TradeRecord, TradeFilter> & {
+    /** A trade by id alone, for adapters reporting on it. */
+    readonly getById: (id: string) => Effect.Effect<Option.Option<TradeRecord>>
+    /** Every trade of the account, oldest first (portfolio cost basis). */
+    readonly history: (accountId: string) => Effect.Effect<ReadonlyArray<TradeRecord>>
+  }
+>()("@swapdesk/core/TradeRepository") {
   /** In memory, for tests and the simulator: see `MemoryRepositories`. */
   static readonly layerMemory = Layer.sync(TradeRepository, memoryTradeRepository)
 }
@@ -120,16 +129,15 @@ export interface OrderFilter {
   readonly network?: Network
 }
 
-export class OrderRepository extends Context.Service<OrderRepository, {
-  readonly insert: (order: OrderRecord) => Effect.Effect<void>
-  readonly get: (accountId: string, id: string) => Effect.Effect<Option.Option<OrderRecord>>
-  /** An order by id alone, for the watcher. */
-  readonly getById: (id: string) => Effect.Effect<Option.Option<OrderRecord>>
-  readonly update: (order: OrderRecord) => Effect.Effect<void>
-  readonly list: (accountId: string, filter: OrderFilter, page: PageRequest) => Effect.Effect<Page<OrderRecord>>
-  /** Pending orders of every account: what the limit order watcher indexes when it starts. */
-  readonly open: Effect.Effect<ReadonlyArray<OrderRecord>>
-}>()("@swapdesk/core/OrderRepository") {
+export class OrderRepository extends Context.Service<
+  OrderRepository,
+  AccountRecords<OrderRecord, OrderFilter> & {
+    /** An order by id alone, for the watcher. */
+    readonly getById: (id: string) => Effect.Effect<Option.Option<OrderRecord>>
+    /** Pending orders of every account: what the limit order watcher indexes when it starts. */
+    readonly open: Effect.Effect<ReadonlyArray<OrderRecord>>
+  }
+>()("@swapdesk/core/OrderRepository") {
   /** In memory, for tests and the simulator: see `MemoryRepositories`. */
   static readonly layerMemory = Layer.sync(OrderRepository, memoryOrderRepository)
 }

@@ -5,7 +5,7 @@
  * token's existence on a network) or that span fields (an alert's type-dependent fields) are
  * checked by the use cases, which report them in the same `{ path, message }` form.
  */
-import { Schema, SchemaTransformation } from "effect"
+import { Schema, SchemaTransformation, Struct } from "effect"
 import { Channel } from "./Account.ts"
 import { AlertCondition, AlertStatus, AlertType } from "./Alert.ts"
 import { Currency, Timeframe } from "./Market.ts"
@@ -131,6 +131,10 @@ const Offset = queryInteger(0, Number.MAX_SAFE_INTEGER, /^(0|[1-9][0-9]{0,14})$/
 /** The pagination every list query ends with. */
 const pageQuery = { limit: Schema.optionalKey(Limit), offset: Schema.optionalKey(Offset) }
 
+/** A list's query: its filters, each one optional, then the page. */
+const listQuery = <const Filters extends Schema.Struct.Fields>(filters: Filters) =>
+  Schema.Struct({ ...Struct.map(filters, Schema.optionalKey), ...pageQuery })
+
 // ---- trades and quotes --------------------------------------------------------------------------
 
 export const CreateTradeBody = Schema.Struct({
@@ -157,13 +161,12 @@ export const QuoteQuery = Schema.Struct({
 })
 export type QuoteQuery = typeof QuoteQuery.Type
 
-export const ListTradesQuery = Schema.Struct({
-  token: Schema.optionalKey(TokenReference),
-  status: Schema.optionalKey(TradeStatus),
-  network: Schema.optionalKey(Network),
-  from: Schema.optionalKey(IsoTimestamp),
-  to: Schema.optionalKey(IsoTimestamp),
-  ...pageQuery
+export const ListTradesQuery = listQuery({
+  token: TokenReference,
+  status: TradeStatus,
+  network: Network,
+  from: IsoTimestamp,
+  to: IsoTimestamp
 })
 export type ListTradesQuery = typeof ListTradesQuery.Type
 
@@ -190,12 +193,7 @@ export const UpdateAlertBody = Schema.Struct({
 })
 export type UpdateAlertBody = typeof UpdateAlertBody.Type
 
-export const ListAlertsQuery = Schema.Struct({
-  status: Schema.optionalKey(AlertStatus),
-  type: Schema.optionalKey(AlertType),
-  token: Schema.optionalKey(TokenReference),
-  ...pageQuery
-})
+export const ListAlertsQuery = listQuery({ status: AlertStatus, type: AlertType, token: TokenReference })
 export type ListAlertsQuery = typeof ListAlertsQuery.Type
 
 // ---- market data --------------------------------------------------------------------------------
@@ -227,6 +225,25 @@ export type TrendingQuery = typeof TrendingQuery.Type
 export const MAX_CHART_CANDLES = 1500
 
 // ---- orders, keys, notifications, webhooks (http-api.md#api-keys, #limit-orders, #notifications-and-webhooks) ---
+
+/**
+ * `POST /trades/{id}/approval`: an external wallet's answer, exactly one of the prepared swap it
+ * signed, the hash of the swap it broadcast itself, or a rejection (docs/live.md).
+ */
+export const TradeApprovalBody = Schema.Union([
+  Schema.Struct({ signedTransaction: Schema.String }),
+  Schema.Struct({ txHash: Schema.String }),
+  Schema.Struct({ reject: Schema.Literal(true) })
+]).annotate({
+  examples: [
+    {
+      signedTransaction: "0x02f8b1827a6980843b9aca008477359400830493e0945fbdb2315678afecb367f032d93f642f64180aa380b844"
+    },
+    { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" },
+    { reject: true }
+  ]
+})
+export type TradeApprovalBody = typeof TradeApprovalBody.Type
 
 export const CreateOrderBody = Schema.Struct({
   tokenIn: TokenReference,

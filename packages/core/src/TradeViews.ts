@@ -5,6 +5,7 @@
  * value rules are in `WireFormats`.
  */
 import { Schema } from "effect"
+import type { ApprovalRequest } from "./Chain.ts"
 import { PageView, pageView } from "./ListViews.ts"
 import { toIso } from "./MarketClock.ts"
 import { formatAmount } from "./Money.ts"
@@ -15,6 +16,50 @@ import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"
 import type { Quote } from "./Trades.ts"
 import { DecimalString, IsoDateTime, isoOrNull } from "./WireFormats.ts"
+
+/** An integer as the chain has it: base-10 digits (wei, gas units, token base units). */
+const ChainInteger = Schema.String.annotate({ examples: ["150000"] })
+
+/**
+ * What an external wallet must send for a trade awaiting its approval (docs/live.md): the swap to
+ * sign, the ERC-20 approval of the project's contract it needs first (null when its allowance
+ * covers `amountIn`), and when the trade fails unanswered.
+ */
+export const ApprovalView = Schema.Struct({
+  transaction: Schema.Struct({
+    to: Schema.String,
+    data: Schema.String,
+    value: ChainInteger,
+    chainId: Schema.Int,
+    gas: ChainInteger
+  }),
+  allowance: Schema.NullOr(Schema.Struct({
+    token: Schema.String,
+    spender: Schema.String,
+    required: ChainInteger,
+    current: ChainInteger
+  })),
+  expiresAt: IsoDateTime
+})
+export type ApprovalView = typeof ApprovalView.Type
+
+/** The approval a chain prepared, on the wire. */
+export const approvalView = (request: ApprovalRequest): ApprovalView => ({
+  transaction: {
+    to: request.transaction.to,
+    data: request.transaction.data,
+    value: request.transaction.value.toString(),
+    chainId: request.transaction.chainId,
+    gas: request.transaction.gas.toString()
+  },
+  allowance: request.allowance === null ? null : {
+    token: request.allowance.token,
+    spender: request.allowance.spender,
+    required: request.allowance.required.toString(),
+    current: request.allowance.current.toString()
+  },
+  expiresAt: toIso(request.expiresAt)
+})
 
 /** What every form of a trade shows first. */
 const tradeFields = {
@@ -79,7 +124,9 @@ export const TradeView = Schema.Struct({
   /** Only when failed. */
   failureReason: Schema.optionalKey(FailureReason),
   /** Only when a limit order made the trade. */
-  orderId: Schema.optionalKey(Schema.String)
+  orderId: Schema.optionalKey(Schema.String),
+  /** Only while an external wallet's swap awaits its owner's answer (live mode). */
+  approval: Schema.optionalKey(ApprovalView)
 })
 export type TradeView = typeof TradeView.Type
 
@@ -141,6 +188,19 @@ export const tradeListView = (tokens: TokenCatalog): (page: Page<TradeRecord>) =
  */
 const gasFeeOf = (trade: TradeRecord): bigint =>
   trade.gasFee ?? (trade.stage === "failed" && trade.txHash === null ? 0n : trade.estimatedGasFee)
+
+/** A trade awaiting its wallet's answer, with what the wallet must sign. */
+export interface TradeAwaitingApproval {
+  readonly trade: TradeRecord
+  readonly approval: ApprovalRequest
+}
+
+/** A trade as `GET /trades/{id}` shows it, with what its wallet must sign while it awaits an answer. */
+export const tradeDetailView = (tokens: TokenCatalog) => {
+  const viewOf = tradeView(tokens)
+  return (detail: TradeRecord | TradeAwaitingApproval): TradeView =>
+    "approval" in detail ? { ...viewOf(detail.trade), approval: approvalView(detail.approval) } : viewOf(detail)
+}
 
 /** A trade as `GET /trades/{id}` shows it: every field. */
 export const tradeView = (tokens: TokenCatalog) => {

@@ -1,10 +1,11 @@
 /**
  * Trade use cases: quote, create, read, list, and the trade's later life as the chain reports it.
- * Creation reserves `amountIn` before the chain hears of the trade, and a trade's writes happen
- * under one lock, so a chain event can never overtake the creation that scheduled it.
+ * Creation reserves `amountIn` before the chain hears of the trade, and each trade's writes happen
+ * under that trade's own lock, so a chain event can never overtake the creation that scheduled it,
+ * while trades wait for no other trade's chain calls (docs/decisions.md, "One lock per trade").
  */
 import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
-import { Chain, type SwapQuote } from "./Chain.ts"
+import { type ApprovalRequest, Chain, type SwapQuote, type TradeDecision } from "./Chain.ts"
 import { DomainEvents } from "./DomainEvents.ts"
 import {
   InsufficientBalance,
@@ -89,8 +90,19 @@ export class Trades extends Context.Service<Trades, {
   /** The wallet approves or rejects a trade awaiting approval. */
   readonly decide: (
     tradeId: string,
-    approve: boolean
-  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval>
+    decision: TradeDecision
+  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval | ValidationFailed>
+  /**
+   * The account's wallet answers its trade awaiting approval (`POST /trades/{id}/approval`): a
+   * trade of another account is not found.
+   */
+  readonly answer: (
+    accountId: string,
+    tradeId: string,
+    decision: TradeDecision
+  ) => Effect.Effect<TradeRecord, TradeNotFound | TradeNotAwaitingApproval | ValidationFailed>
+  /** What the wallet must sign for the trade, while it awaits an approval the chain prepared. */
+  readonly approvalOf: (trade: TradeRecord) => Effect.Effect<ApprovalRequest | undefined>
   /**
    * Starts the trade that fills an open limit order, priced by `chainQuote`: the order's hold
    * becomes the trade's, and the order's signature is the wallet's approval, so the trade is
@@ -112,7 +124,7 @@ export class Trades extends Context.Service<Trades, {
       const feed = yield* PriceFeed
       const tokens = yield* TokenRegistry
       const eventDataOf = tradeEventData(tokens)
-      const lock = yield* Semaphore.make(1)
+      const withTradeLock = tradeLocks()
 
       const terms = Effect.fn("Trades.terms")(function*(request: {
         readonly tokenIn: string
@@ -176,8 +188,8 @@ export class Trades extends Context.Service<Trades, {
         const swap = yield* terms(body)
         const wallet = yield* connectedWallet(accountId, swap.network)
         const { chainQuote, outcome } = yield* price(swap, wallet.address)
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
-          const id = yield* ids.next("trade")
+        const id = yield* ids.next("trade")
+        return yield* withTradeLock(id)(Effect.gen(function*() {
           yield* wallets.reserve({
             holdId: id,
             accountId,
@@ -229,8 +241,8 @@ export class Trades extends Context.Service<Trades, {
           ? 0
           : new MoneyDecimal((netOut - order.minAmountOut).toString()).div(netOut.toString()).mul(100)
             .toDecimalPlaces(6, MoneyDecimal.ROUND_DOWN).toNumber()
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
-          const id = yield* ids.next("trade")
+        const id = yield* ids.next("trade")
+        return yield* withTradeLock(id)(Effect.gen(function*() {
           yield* wallets.transferHold(order.id, id)
           const created: TradeRecord = {
             id,
@@ -260,7 +272,8 @@ export class Trades extends Context.Service<Trades, {
             tokenIn: order.tokenIn,
             tokenOut: order.tokenOut,
             amountIn: order.amountIn,
-            minAmountOut: order.minAmountOut
+            minAmountOut: order.minAmountOut,
+            order: { id: order.id, signature: order.signature, expiresAt: order.expiresAt }
           })
           const trade = immediate.reduce(applyTradeEvent, created)
           yield* repository.insert(trade)
@@ -314,17 +327,29 @@ export class Trades extends Context.Service<Trades, {
         return next
       })
 
-      const decide = Effect.fn("Trades.decide")(function*(tradeId: string, approve: boolean) {
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
+      const decideFor = (accountId: string | undefined, tradeId: string, decision: TradeDecision) =>
+        withTradeLock(tradeId)(Effect.gen(function*() {
           const trade = yield* repository.getById(tradeId)
-          if (Option.isNone(trade)) return yield* new TradeNotFound({ id: tradeId })
+          if (Option.isNone(trade) || (accountId !== undefined && trade.value.accountId !== accountId)) {
+            return yield* new TradeNotFound({ id: tradeId })
+          }
           if (trade.value.stage !== "awaiting_approval") return yield* new TradeNotAwaitingApproval({ id: tradeId })
-          return yield* record(trade.value, yield* chain.decide(tradeId, approve))
+          return yield* record(trade.value, yield* chain.decide(tradeId, decision))
         }))
+
+      const decide = Effect.fn("Trades.decide")(function*(tradeId: string, decision: TradeDecision) {
+        return yield* decideFor(undefined, tradeId, decision)
       })
 
+      const answer = Effect.fn("Trades.answer")(function*(accountId: string, tradeId: string, decision: TradeDecision) {
+        return yield* decideFor(accountId, tradeId, decision)
+      })
+
+      const approvalOf = (trade: TradeRecord) =>
+        trade.stage === "awaiting_approval" ? chain.approvalOf(trade.id) : Effect.succeed(undefined)
+
       const apply = Effect.fn("Trades.apply")(function*(tradeId: string, event: TradeEvent) {
-        return yield* lock.withPermits(1)(Effect.gen(function*() {
+        return yield* withTradeLock(tradeId)(Effect.gen(function*() {
           const trade = yield* repository.getById(tradeId)
           if (Option.isNone(trade)) {
             return yield* Effect.die(new Error(`the chain reported on unknown trade ${tradeId}`))
@@ -333,9 +358,36 @@ export class Trades extends Context.Service<Trades, {
         }))
       })
 
-      return { quote, create, get, list, decide, fillOrder, apply }
+      return { quote, create, get, list, decide, answer, approvalOf, fillOrder, apply }
     })
   )
+}
+
+/**
+ * One lock per trade id, kept only while someone holds or awaits it. A trade's id is drawn before
+ * its lock is taken, but nothing else knows the id until the chain hears of the trade, which
+ * happens under the lock: the creation always takes it first.
+ */
+const tradeLocks = () => {
+  const locks = new Map<string, { readonly semaphore: Semaphore.Semaphore; users: number }>()
+  return (tradeId: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => {
+        let entry = locks.get(tradeId)
+        if (entry === undefined) {
+          entry = { semaphore: Semaphore.makeUnsafe(1), users: 0 }
+          locks.set(tradeId, entry)
+        }
+        entry.users += 1
+        return entry
+      }),
+      (entry) => entry.semaphore.withPermits(1)(effect),
+      (entry) =>
+        Effect.sync(() => {
+          entry.users -= 1
+          if (entry.users === 0) locks.delete(tradeId)
+        })
+    )
 }
 
 /** A trade as the event log and webhooks carry it: amounts as decimal strings in `tokens`' decimals. */

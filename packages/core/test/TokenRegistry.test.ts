@@ -117,7 +117,8 @@ const chain = Layer.succeed(Chain, {
       gasFee: GAS_FEE
     }),
   submit: (intent) => Effect.succeed([{ _tag: "Broadcast" as const, at: T0, txHash: `0x${intent.tradeId}` }]),
-  decide: () => Effect.die("no trade awaits approval here")
+  decide: () => Effect.die("no trade awaits approval here"),
+  approvalOf: () => Effect.succeed(undefined)
 })
 
 /** One delegated wallet per network; a hold always fits (balances are not this test's subject). */

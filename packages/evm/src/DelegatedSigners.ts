@@ -7,7 +7,7 @@
 import { Data, Effect, Redacted } from "effect"
 import { type Address, getAddress, type Hex, type LocalAccount } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { addressOf, type LiveConfig } from "./LiveConfig.ts"
+import { addressOf, type LiveConfig, liveNetworksOf } from "./LiveConfig.ts"
 
 /** A delegated wallet and its signing key. */
 export interface DelegatedSigner {
@@ -38,7 +38,8 @@ export class SigningKeysUnavailable extends Data.TaggedError("SigningKeysUnavail
 const privateKeyPattern = /^0x[0-9a-fA-F]{64}$/
 
 /** The local account that signs with a delegated wallet's key. */
-export const signerAccount = (signer: DelegatedSigner): LocalAccount => privateKeyToAccount(Redacted.value(signer.key))
+export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }): LocalAccount =>
+  privateKeyToAccount(Redacted.value(signer.key))
 
 /**
  * Every delegated wallet of the file with its key from `env`, or `SigningKeysUnavailable` naming
@@ -89,4 +90,52 @@ export const readDelegatedSigners = (
       }
     }
     return problems.length > 0 ? Effect.fail(new SigningKeysUnavailable({ problems })) : Effect.succeed(signers)
+  })
+
+/** A network's executor: the only key the project's contract takes `fillOrder` from. */
+export interface ExecutorSigner {
+  readonly network: "ethereum" | "base" | "arbitrum"
+  readonly address: Address
+  /** The variable the key was read from (`executorKeyEnv`). */
+  readonly variable: string
+  readonly key: Redacted.Redacted<Hex>
+}
+
+/**
+ * Each configured network's executor key, read from its `executorKeyEnv` (never logged or stored).
+ * Live mode fills limit orders through it, so a key that is absent or not a private key fails,
+ * naming the variable.
+ */
+export const readExecutorSigners = (
+  config: LiveConfig,
+  env: Readonly<Record<string, string | undefined>>
+): Effect.Effect<ReadonlyArray<ExecutorSigner>, SigningKeysUnavailable> =>
+  Effect.suspend(() => {
+    const executors: Array<ExecutorSigner> = []
+    const problems: Array<SigningKeyProblem> = []
+    for (const [network, settings] of liveNetworksOf(config)) {
+      const variable = settings.executorKeyEnv
+      const where = `${network}'s executor`
+      const text = env[variable]?.trim()
+      if (text === undefined || text === "") {
+        problems.push({ variable, wallet: where, reason: "is not set" })
+        continue
+      }
+      const hex = (text.startsWith("0x") ? text : `0x${text}`) as Hex
+      let address: Address
+      try {
+        if (!privateKeyPattern.test(hex)) throw new Error("not a key")
+        address = privateKeyToAccount(hex).address
+      } catch {
+        problems.push({ variable, wallet: where, reason: "is not a private key (32 bytes of hex)" })
+        continue
+      }
+      executors.push({
+        network: network as ExecutorSigner["network"],
+        address,
+        variable,
+        key: Redacted.make(hex, { label: variable })
+      })
+    }
+    return problems.length > 0 ? Effect.fail(new SigningKeysUnavailable({ problems })) : Effect.succeed(executors)
   })

@@ -14,7 +14,9 @@ export {
 } from "./contracts/SwapdeskRouter.ts"
 export {
   type DelegatedSigner,
+  type ExecutorSigner,
   readDelegatedSigners,
+  readExecutorSigners,
   signerAccount,
   type SigningKeyProblem,
   SigningKeysUnavailable

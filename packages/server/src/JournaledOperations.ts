@@ -191,7 +191,8 @@ export const JournaledOperations = {
   tradesDecide: operation({
     name: "trades.decide",
     args: Schema.Struct({ tradeId: Schema.String, approve: Schema.Boolean }),
-    run: ({ trades }, { approve, tradeId }) => trades.decide(tradeId, approve)
+    run: ({ trades }, { approve, tradeId }) =>
+      trades.decide(tradeId, approve ? { _tag: "Approve" } : { _tag: "Reject" })
   }),
   ordersCreate: operation({
     name: "orders.create",

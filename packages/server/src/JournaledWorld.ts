@@ -23,7 +23,9 @@ import {
   OrderIndex,
   Orders,
   TokenRegistry,
+  type TradeDecision,
   Trades,
+  ValidationFailed,
   type WebhookDeliveryRecord,
   type WebhookMessage,
   Webhooks,
@@ -46,6 +48,9 @@ import {
 /** A claim as the journal and the claims table both know it. */
 const claimIdentity = (claim: { readonly key: string; readonly fingerprint: string; readonly claimedAt: number }) =>
   JSON.stringify([claim.key, claim.fingerprint, claim.claimedAt])
+
+/** A wallet's decision as the journal keeps it: the simulator's wallets only approve or reject. */
+const approvalArgs = (tradeId: string, decision: TradeDecision) => ({ tradeId, approve: decision._tag !== "Reject" })
 
 /** How often, at most, the realtime driver's advances are journaled (wall-clock ms). */
 const DRIVER_JOURNAL_INTERVAL_MS = 1_000
@@ -164,7 +169,18 @@ export const layerJournaled = Layer.effectContext(Effect.gen(function*() {
     Context.add(Trades, {
       ...trades,
       create: (accountId, body) => journaled(operations.tradesCreate, { accountId, body }),
-      decide: (tradeId, approve) => journaled(operations.tradesDecide, { tradeId, approve })
+      decide: (tradeId, decision) => journaled(operations.tradesDecide, approvalArgs(tradeId, decision)),
+      // The simulator's wallets sign nothing: a rejection is journaled as the control route's, and an
+      // approval goes through `POST /v1/sim/approvals`.
+      answer: (accountId, tradeId, decision) =>
+        Effect.flatMap(trades.get(accountId, tradeId), () =>
+          decision._tag === "Reject"
+            ? journaled(operations.tradesDecide, approvalArgs(tradeId, decision))
+            : Effect.fail(
+              new ValidationFailed({
+                details: [{ path: "", message: "the simulator's wallets approve through POST /v1/sim/approvals" }]
+              })
+            ))
     }),
     Context.add(Orders, {
       ...orders,

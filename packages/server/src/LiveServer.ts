@@ -12,6 +12,7 @@ import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTra
 import {
   ChainIndex,
   type DelegatedSigner,
+  type ExecutorSigner,
   layerLiveFollowers,
   layerLiveMarketData,
   layerLiveMarketObserver,
@@ -44,6 +45,8 @@ import { webhooksOnly } from "./SimulatorServer.ts"
 export interface LiveAppOptions<E> {
   /** The delegated wallets' keys (`readDelegatedSigners`): they sign here and go nowhere else. */
   readonly signers: ReadonlyArray<DelegatedSigner>
+  /** The networks' executor keys (`readExecutorSigners`): limit orders fill through them. */
+  readonly executors?: ReadonlyArray<ExecutorSigner> | undefined
   /** Where the records and the chain index are kept: the SQL store (`main.ts` opens `DATABASE_URL`). */
   readonly repositories: Layer.Layer<Layer.Success<SimulatorRepositories> | SqlClient.SqlClient, E>
   /** Real notification channels and the webhook sender (webhooks to any host, no channel, unless given). */
@@ -52,6 +55,8 @@ export interface LiveAppOptions<E> {
   readonly corsOrigins?: ReadonlyArray<string> | undefined
   /** How the trades in flight are followed (`@swapdesk/evm`'s defaults unless given). */
   readonly followers?: LiveFollowerOptions | undefined
+  /** How long an external wallet's swap waits for its owner: 10 minutes unless given (tests shorten it). */
+  readonly approvalTimeoutMs?: number | undefined
 }
 
 /**
@@ -106,13 +111,22 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
   )
   // Each RPC is checked at the adapters' default interval (5 s), which is the `Retry-After` of a
   // `503 NETWORK_UNAVAILABLE` (docs/decisions.md, "NETWORK_UNAVAILABLE").
-  const ports = layerLivePorts({ config, signers: options.signers }).pipe(
+  const ports = layerLivePorts({
+    config,
+    signers: options.signers,
+    executors: options.executors ?? [],
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+  }).pipe(
     Layer.provideMerge(layerLiveSeed(config).pipe(Layer.provideMerge(runtime)))
   )
   // The index's `PriceFeed` replaces the ports' spot-only one: every market route and every alert
   // answers from the indexed swaps (docs/live.md, "Market data from the chain").
   const market = layerLiveMarketData(config).pipe(Layer.provide(ports))
-  const world = Layer.mergeAll(layerLiveFollowers(options.followers), layerLiveMarketObserver(config)).pipe(
+  const followers = layerLiveFollowers({
+    ...options.followers,
+    ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+  })
+  const world = Layer.mergeAll(followers, layerLiveMarketObserver(config)).pipe(
     Layer.provideMerge(DomainLive.pipe(Layer.provideMerge(Layer.merge(ports, market))))
   )
   const handlers = ContractHandlers.pipe(

@@ -176,6 +176,7 @@ const runLive = (settings: ServerSettings, liveConfig: string) =>
       () =>
         liveApp(start.config, {
           signers: start.signers,
+          executors: start.executors,
           repositories,
           adapters,
           corsOrigins: settings.corsOrigins

@@ -3,7 +3,7 @@
 // bad fields (one line per field, path and value), a file naming solana, SCENARIO beside
 // LIVE_CONFIG, no DATABASE_URL, a network without the project's contract (naming `live:deploy`), a
 // delegated wallet whose key variable is unset or holds another address's key (naming the
-// variable, never printing the value); and that nothing listens before the refusal. A node that
+// variable, never printing the value), a network whose executor key is unset; and that nothing listens before the refusal. A node that
 // does not answer is no refusal: the server starts, reports the network down and answers 503 on it.
 import { assert, describe, it } from "@effect/vitest"
 import { spawn } from "node:child_process"
@@ -148,6 +148,13 @@ describe("pnpm start with LIVE_CONFIG", () => {
     60_000
   )
 
+  it("refuses a network whose executor key is unset, naming the variable", async () => {
+    const path = writeLive(liveFile())
+    const output = await refused({ LIVE_CONFIG: path, DATABASE_URL: database(), WALLET_ACCT_LIVE_ETHEREUM: walletKey })
+    assert.include(output, "SWAPDESK_EXECUTOR_KEY")
+    assert.include(output, "is not set")
+  }, 60_000)
+
   it("starts with a network whose RPC does not answer, reporting it down and answering 503 on it", async () => {
     const path = writeLive(liveFile())
     const child = spawn(process.execPath, [mainPath], {
@@ -157,7 +164,8 @@ describe("pnpm start with LIVE_CONFIG", () => {
         HOST: "127.0.0.1",
         LIVE_CONFIG: path,
         DATABASE_URL: database(),
-        WALLET_ACCT_LIVE_ETHEREUM: walletKey
+        WALLET_ACCT_LIVE_ETHEREUM: walletKey,
+        SWAPDESK_EXECUTOR_KEY: otherKey
       },
       stdio: ["ignore", "pipe", "pipe"]
     })

@@ -7,15 +7,12 @@ import { bytesToHex } from "@noble/hashes/utils.js"
 import {
   ApiKeyEnvironment,
   Chain,
-  ChannelTransport,
-  DeliveriesUnderway,
-  deliverWithRetries,
   DomainEvents,
   IdGenerator,
+  makeChannelNotifier,
   MarketClock,
   MarketTimer,
   MoneyDecimal,
-  notificationRetryDelaysMs,
   Notifier,
   OrderSigner,
   PriceFeed,
@@ -44,8 +41,12 @@ const chain = Layer.effect(
   Chain,
   SimulationState.useSync((sim) => ({
     quote: (request) => Effect.sync(() => sim.chain.quote(request, sim.now)),
-    submit: (intent) => Effect.sync(() => sim.chain.submit(intent, sim.now)),
-    decide: (tradeId, approve) => Effect.sync(() => sim.chain.decide(tradeId, approve, sim.now))
+    // The simulated chain fills an order as any swap of the wallet's: the order's signature is not its
+    // concern, and its state (snapshots included) stays what it was.
+    submit: ({ order: _order, ...intent }) => Effect.sync(() => sim.chain.submit(intent, sim.now)),
+    // Its wallets approve without signing anything: whatever the approval carries, it is one.
+    decide: (tradeId, decision) => Effect.sync(() => sim.chain.decide(tradeId, decision._tag !== "Reject", sim.now)),
+    approvalOf: () => Effect.succeed(undefined)
   }))
 )
 
@@ -89,38 +90,15 @@ const notifier = Layer.effect(
   Notifier,
   Effect.gen(function*() {
     const sim = yield* SimulationState
-    const transport = yield* ChannelTransport
-    const clock = yield* MarketClock
-    const timer = yield* MarketTimer
-    const underway = yield* DeliveriesUnderway
-    return {
-      send: (notification) =>
-        Effect.suspend(() => {
-          if (!transport.configured(notification.channel)) {
-            sim.notify(notification, "recorded")
-            return Effect.void
-          }
+    return yield* makeChannelNotifier({
+      notConfigured: (notification) => Effect.sync(() => void sim.notify(notification, "recorded")),
+      sending: (notification) =>
+        Effect.sync(() => {
           const index = sim.notify(notification, "pending")
-          return deliverWithRetries({
-            attempt: () => Effect.as(transport.send(notification), undefined),
-            delaysMs: notificationRetryDelaysMs,
-            report: (report) =>
-              Effect.sync(() => {
-                if (report._tag === "Started") return
-                const status = report._tag === "Succeeded"
-                  ? "sent"
-                  : report.nextAttemptAt === null
-                  ? "failed"
-                  : "pending"
-                sim.updateNotification(index, status, report.attempt)
-              })
-          }).pipe(
-            Effect.provideService(MarketClock, clock),
-            Effect.provideService(MarketTimer, timer),
-            Effect.provideService(DeliveriesUnderway, underway)
-          )
+          return ({ attempt, status }) =>
+            Effect.sync(() => sim.updateNotification(index, status === "retrying" ? "pending" : status, attempt))
         })
-    }
+    })
   })
 )
 

@@ -118,7 +118,7 @@ const run = (c: Case) =>
     if (c.mode === "slippage") yield* control.setPrice(tokenIn, sim.market.priceUsd(tokenIn) * 0.8)
     if (created.stage === "awaiting_approval" && c.mode !== "timeout") {
       yield* control.advance(c.decisionAfterMs)
-      yield* trades.decide(created.id, c.mode !== "rejected")
+      yield* trades.decide(created.id, { _tag: c.mode === "rejected" ? "Reject" : "Approve" })
     }
     yield* control.advance(sim.chain.completionBoundMs(c.network))
 

@@ -373,7 +373,7 @@ const drive = (workload: Workload, scenario: ScenarioFile, observer: Observer) =
             : waiting[command.pick % Math.max(waiting.length, 1)]?.id
           if (target === undefined) return "decide nothing waiting"
           const wasWaiting = waiting.some((t) => t.id === target)
-          const result = yield* Effect.result(trades.decide(target, command.approve))
+          const result = yield* Effect.result(trades.decide(target, { _tag: command.approve ? "Approve" : "Reject" }))
           if (result._tag === "Failure") {
             const expected = target === "trd_doesNotExist" ? "TradeNotFound" : "TradeNotAwaitingApproval"
             assert.isFalse(wasWaiting, `${target} was waiting but decide failed`)

@@ -12,7 +12,8 @@ import {
   PriceFeed,
   type Token,
   type TrendingEntry,
-  type TrendingRanking
+  type TrendingRanking,
+  trendingScore
 } from "@swapdesk/core"
 import { Clock, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
@@ -24,7 +25,6 @@ import type { LiveConfig } from "../LiveConfig.ts"
 import { ChainIndex, layerChainIndex } from "./ChainIndex.ts"
 import { type ChainIndexerOptions, indexClient } from "./ChainIndexer.ts"
 import { fillCandles } from "./IndexedCandles.ts"
-import { indexedTrendingScore } from "./IndexedTrending.ts"
 
 const minute = 60_000
 const hour = 60 * minute
@@ -212,7 +212,7 @@ export const makeIndexedPriceFeed = (
           if (price === undefined) continue
           const change = yield* change24h(token, price)
           const w = yield* windows(on, token.symbol)
-          const score = indexedTrendingScore({
+          const score = trendingScore({
             volume1hUsd: w.volume1h.toNumber(),
             buyVolume1hUsd: w.buy1h.toNumber(),
             averageHourlyVolume24hUsd: w.previous24h.div(24).toNumber(),

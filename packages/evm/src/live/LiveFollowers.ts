@@ -9,8 +9,10 @@
  * broadcast is followed again from its `txHash`, so a restart sends nothing twice.
  */
 import {
+  APPROVAL_TIMEOUT_MS,
   type FailureReason,
   MarketReactor,
+  PriceFeed,
   type TradeEvent,
   TradeEvent as Events,
   type TradeRecord,
@@ -21,7 +23,9 @@ import { getAddress, type Hash, TransactionNotFoundError, type TransactionReceip
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { swapOutcome } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
+import { mismatchOf, sentTransactionOf } from "./LiveChain.ts"
 import { type FollowedTrade, type LiveNetworkContext, LiveState, type LiveStateShape } from "./LiveState.ts"
+import { liveTokensOf } from "./LiveTokens.ts"
 
 /** How the followers poll; tests shorten every figure. */
 export interface LiveFollowerOptions {
@@ -36,18 +40,30 @@ export interface LiveFollowerOptions {
   readonly dropGraceMs?: number
   /** How many blocks past its confirmation a confirmed trade is watched for a reorganisation: 64 when absent. */
   readonly reorgWatchBlocks?: number
+  /**
+   * How long after its creation a trade found awaiting approval at start fails `APPROVAL_TIMEOUT`:
+   * 10 minutes when absent (the chain's own figure for the trades it prepares).
+   */
+  readonly approvalTimeoutMs?: number
 }
 
 const pageSize = 100
 
-/** The stored trades that were broadcast and never reached an end: followed again from their `txHash`. */
+/**
+ * The stored trades still pending: those broadcast are followed again from their `txHash`, those
+ * awaiting approval are timed out (their prepared swap did not survive the restart).
+ */
 const inFlight = (state: LiveStateShape, repository: TradeRepository["Service"]) =>
   Effect.gen(function*() {
     const found: Array<TradeRecord> = []
     for (const account of state.config.accounts) {
       for (let offset = 0;; offset += pageSize) {
         const page = yield* repository.list(account.id, { status: "pending" }, { limit: pageSize, offset })
-        found.push(...page.items.filter((trade) => trade.stage === "broadcast" && trade.txHash !== null))
+        found.push(
+          ...page.items.filter((trade) =>
+            (trade.stage === "broadcast" && trade.txHash !== null) || trade.stage === "awaiting_approval"
+          )
+        )
         if (page.items.length < pageSize) break
       }
     }
@@ -93,18 +109,32 @@ const known = (context: LiveNetworkContext, hash: Hash) =>
  */
 export const layerLiveFollowers = (
   options: LiveFollowerOptions = {}
-): Layer.Layer<never, never, MarketReactor | TradeRepository | LiveState> =>
+): Layer.Layer<never, never, MarketReactor | TradeRepository | LiveState | PriceFeed> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const state = yield* LiveState
     const reactor = yield* MarketReactor
     const repository = yield* TradeRepository
+    const feed = yield* PriceFeed
+    const symbols = [...new Set(liveTokensOf(state.config).map((token) => token.symbol))]
     const pollIntervalMs = options.pollIntervalMs ?? 1_000
     const notMinedTimeoutMs = options.notMinedTimeoutMs ?? 10 * 60 * 1000
     const dropGraceMs = options.dropGraceMs ?? 30_000
     const reorgWatchBlocks = BigInt(options.reorgWatchBlocks ?? 64)
 
+    const approvalTimeoutMs = options.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS
+    /** Trades found awaiting approval at start, by id: when each fails `APPROVAL_TIMEOUT`. */
+    const unanswered = new Map<string, { readonly network: EvmNetwork; readonly expiresAt: number }>()
     for (const trade of yield* inFlight(state, repository)) {
       if (state.followed.has(trade.id) || !state.networks.has(trade.network as EvmNetwork)) continue
+      if (trade.stage === "awaiting_approval") {
+        if (!state.awaiting.has(trade.id)) {
+          unanswered.set(trade.id, {
+            network: trade.network as EvmNetwork,
+            expiresAt: trade.createdAt + approvalTimeoutMs
+          })
+        }
+        continue
+      }
       const hold = state.holds.get(trade.id)
       state.followed.set(trade.id, {
         tradeId: trade.id,
@@ -137,13 +167,17 @@ export const layerLiveFollowers = (
         }
       })
 
-    const check = (context: LiveNetworkContext, trade: FollowedTrade, head: bigint, now: number) =>
+    const check = (context: LiveNetworkContext, followed: FollowedTrade, head: bigint, now: number) =>
       Effect.gen(function*() {
+        let trade = followed
         const stored = yield* repository.getById(trade.tradeId)
         // Not stored yet (the use case stores it after the broadcast): the next head will do.
         if (Option.isNone(stored)) return
         const stage = stored.value.stage
-        if (stage === "failed" || stage === "awaiting_approval") {
+        // An external wallet's swap is followed from the moment it is broadcast, before the use case
+        // records the broadcast: the next head will do.
+        if (stage === "awaiting_approval") return
+        if (stage === "failed") {
           state.followed.delete(trade.tradeId)
           return
         }
@@ -175,6 +209,25 @@ export const layerLiveFollowers = (
           )
         }
         const swapHash = trade.transactions[trade.transactions.length - 1]!
+        if (trade.unchecked !== undefined) {
+          // A hash its wallet gave before the node had it: checked as at the answer, once it shows.
+          const sent = yield* call(
+            context,
+            () => context.rpc.client.getTransaction({ hash: swapHash }).then((t) => t, () => undefined)
+          )
+          if (sent !== undefined) {
+            const mismatch = mismatchOf("txHash", trade.unchecked, sentTransactionOf(sent))
+            const { unchecked: _, ...checked } = trade
+            state.followed.set(trade.tradeId, checked)
+            if (mismatch !== undefined) {
+              yield* Effect.logWarning(
+                `trade ${trade.tradeId}: ${swapHash} is not its prepared swap: ${mismatch.message}`
+              )
+              return yield* report(trade, Events.Failed({ at: now, reason: "NETWORK_ERROR", gasFee: 0n }))
+            }
+            trade = checked
+          }
+        }
         const depth = yield* context.rpc.confirmations(swapHash)
         if (depth._tag === "NotMined" && trade.minedIn !== undefined) {
           // Its block was reorganised away before it was confirmed: the hold counts again.
@@ -186,7 +239,7 @@ export const layerLiveFollowers = (
           const dropped = !late && now - trade.sentAt > dropGraceMs && !(yield* known(context, swapHash))
           if (late || dropped) {
             // Its nonce is free again: the wallet's next transaction takes it.
-            state.nonces.resync(trade.wallet)
+            state.nonces.resync(context.network, trade.wallet)
             return yield* report(
               trade,
               Events.Failed({ at: now, reason: "NETWORK_ERROR", gasFee: yield* gasPaid(context, trade, []) })
@@ -229,6 +282,46 @@ export const layerLiveFollowers = (
         )
       })
 
+    /** External wallets' swaps left unanswered past their time fail with `APPROVAL_TIMEOUT`. */
+    const expireApprovals = (context: LiveNetworkContext, now: number) =>
+      Effect.gen(function*() {
+        const due = [...state.awaiting.values()]
+          .filter((t) => t.network === context.network && t.request.expiresAt <= now)
+          .map((t) => t.tradeId)
+        for (const [tradeId, restored] of unanswered) {
+          if (restored.network === context.network && restored.expiresAt <= now) due.push(tradeId)
+        }
+        yield* Effect.forEach(due, (tradeId) => {
+          // Taken at once: an answer arriving now finds the trade no longer awaiting.
+          state.awaiting.delete(tradeId)
+          unanswered.delete(tradeId)
+          releaseHold(tradeId)
+          return Effect.flatMap(repository.getById(tradeId), (stored) =>
+            // A restored trade may have been rejected meanwhile.
+            Option.isSome(stored) && stored.value.stage === "awaiting_approval"
+              ? reactor.onTradeEvent(tradeId, Events.ApprovalTimedOut({ at: now }))
+              : Effect.void).pipe(
+              Effect.catchCause((cause) => Effect.logWarning(`timing out trade ${tradeId}`, cause))
+            )
+        }, { discard: true })
+      })
+
+    /**
+     * A new head is a market observation: the core's watchers (limit orders, alerts) look at the
+     * prices as of now. Each listed token's price is read once per head, whatever the number of
+     * open orders; the order index picks the candidates by price.
+     */
+    const observeMarket = (at: number) =>
+      Effect.gen(function*() {
+        const prices = new Map<string, number>()
+        yield* Effect.forEach(symbols, (symbol) =>
+          feed.priceUsd(symbol).pipe(
+            Effect.map((price) => void prices.set(symbol, price.toNumber())),
+            Effect.catchCause(() => Effect.void)
+          ), { concurrency: 4, discard: true })
+        yield* reactor.onMarket({ at, swaps: [], prices: { priceUsd: (symbol) => prices.get(symbol) ?? Number.NaN } })
+      }).pipe(Effect.catchCause((cause) => Effect.logWarning("observing the market", cause)))
+
     const follow = (context: LiveNetworkContext) =>
       Effect.gen(function*() {
         // By hash: a reorganisation can replace the head without changing its number.
@@ -250,7 +343,9 @@ export const layerLiveFollowers = (
                 ),
               { concurrency: 4, discard: true }
             )
+            yield* observeMarket(now)
           }
+          yield* expireApprovals(context, yield* Clock.currentTimeMillis)
           yield* Effect.sleep(pollIntervalMs)
         }
       })

@@ -6,7 +6,7 @@
  */
 import { Chain, OrderRepository, OrderSigner, PriceFeed, TradeRepository, Wallets } from "@swapdesk/core"
 import { Context, Effect, Layer } from "effect"
-import type { DelegatedSigner } from "../DelegatedSigners.ts"
+import type { DelegatedSigner, ExecutorSigner } from "../DelegatedSigners.ts"
 import type { LiveConfig } from "../LiveConfig.ts"
 import { makeLiveChain } from "./LiveChain.ts"
 import { LiveNetworkStatus, makeLiveNetworkStatus } from "./LiveNetworkStatus.ts"
@@ -21,10 +21,14 @@ export interface LivePortsOptions {
   readonly config: LiveConfig
   /** The delegated wallets' keys (`readDelegatedSigners`). */
   readonly signers: ReadonlyArray<DelegatedSigner>
+  /** The networks' executor keys (`readExecutorSigners`): limit orders fill through them. */
+  readonly executors?: ReadonlyArray<ExecutorSigner>
   /** Per RPC call: 10 s when absent. */
   readonly rpcTimeoutMs?: number
   /** How often each network's RPC is checked: 5 s when absent. */
   readonly statusPollIntervalMs?: number
+  /** How long an external wallet's swap waits for its owner: 10 minutes when absent (tests shorten it). */
+  readonly approvalTimeoutMs?: number
 }
 
 /** Every live port, over one shared state. */
@@ -39,7 +43,8 @@ export const layerLivePorts = (
     const state = makeLiveState(
       options.config,
       options.signers,
-      options.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: options.rpcTimeoutMs }
+      options.rpcTimeoutMs === undefined ? {} : { rpcTimeoutMs: options.rpcTimeoutMs },
+      options.executors ?? []
     )
     yield* restoreHolds(state)
     const status = yield* makeLiveNetworkStatus(
@@ -48,7 +53,13 @@ export const layerLivePorts = (
     )
     return Context.make(LiveState, state).pipe(
       Context.add(LiveNetworkStatus, status),
-      Context.add(Chain, makeLiveChain(state, { status })),
+      Context.add(
+        Chain,
+        makeLiveChain(state, {
+          status,
+          ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
+        })
+      ),
       Context.add(Wallets, makeLiveWallets(state, status)),
       Context.add(PriceFeed, makeLivePriceFeed(state, liveTokensOf(options.config))),
       Context.add(OrderSigner, makeLiveOrderSigner(state))

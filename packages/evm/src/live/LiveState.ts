@@ -4,10 +4,10 @@
  * followers follow. One value per server, built from the live file; the ports and the followers
  * read and change it synchronously, so each change is atomic with respect to the others.
  */
-import { type Hold, type Network } from "@swapdesk/core"
+import { type ApprovalRequest, type Hold, type Network } from "@swapdesk/core"
 import { Context } from "effect"
 import { type Address, getAddress, type Hash } from "viem"
-import type { DelegatedSigner } from "../DelegatedSigners.ts"
+import type { DelegatedSigner, ExecutorSigner } from "../DelegatedSigners.ts"
 import { type EvmNetwork, isEvmNetwork, nativeTokenAddress } from "../EvmNetwork.ts"
 import { type EvmRpc, evmRpcSettingsOf, makeEvmRpc } from "../EvmRpc.ts"
 import { addressOf, type LiveConfig, type LiveNetwork, liveNetworksOf } from "../LiveConfig.ts"
@@ -44,8 +44,23 @@ export interface FollowedTrade {
    * block or later already shows the swap, so the trade's hold no longer counts against it.
    */
   readonly minedIn?: bigint
+  /**
+   * The swap its external wallet said it broadcast, by hash, when the node did not have it yet: it
+   * is checked against this prepared swap once the node shows it.
+   */
+  readonly unchecked?: AwaitingTrade
   /** The block the trade was confirmed in, once reported confirmed: a reorganisation is watched for. */
   readonly confirmedIn?: { readonly number: bigint; readonly hash: Hash }
+}
+
+/** An external wallet's swap, prepared and waiting for its owner's answer. */
+export interface AwaitingTrade {
+  readonly tradeId: string
+  readonly accountId: string
+  readonly network: EvmNetwork
+  /** The wallet that must send it. */
+  readonly wallet: Address
+  readonly request: ApprovalRequest
 }
 
 /** The shared state's value. */
@@ -54,6 +69,8 @@ export interface LiveStateShape {
   readonly networks: ReadonlyMap<EvmNetwork, LiveNetworkContext>
   /** The delegated signer of the account's wallet on the network, when it has one. */
   readonly signerOf: (accountId: string, network: Network) => DelegatedSigner | undefined
+  /** The network's executor, which alone fills limit orders through the project's contract. */
+  readonly executorOf: (network: Network) => ExecutorSigner | undefined
   /** Open holds by id. */
   readonly holds: Map<string, Hold>
   /** Bumped by every change of `holds`. */
@@ -62,6 +79,8 @@ export interface LiveStateShape {
   readonly followed: Map<string, FollowedTrade>
   /** The delegated wallets' nonces. */
   readonly nonces: NonceManager
+  /** External wallets' swaps waiting for their owners, by trade id (the followers time them out). */
+  readonly awaiting: Map<string, AwaitingTrade>
 }
 
 /** The live ports' shared state (provided by `layerLivePorts`, required by `layerLiveFollowers`). */
@@ -77,7 +96,8 @@ export interface LiveStateOptions {
 export const makeLiveState = (
   config: LiveConfig,
   signers: ReadonlyArray<DelegatedSigner>,
-  options: LiveStateOptions = {}
+  options: LiveStateOptions = {},
+  executors: ReadonlyArray<ExecutorSigner> = []
 ): LiveStateShape => {
   const networks = new Map<EvmNetwork, LiveNetworkContext>()
   for (const [network, settings] of liveNetworksOf(config)) {
@@ -101,10 +121,12 @@ export const makeLiveState = (
     config,
     networks,
     signerOf: (accountId, network) => bySigner.get(`${accountId}:${network}`),
+    executorOf: (network) => executors.find((e) => e.network === network),
     holds: new Map(),
     holdsVersion: { value: 0 },
     followed: new Map(),
-    nonces: makeNonceManager()
+    nonces: makeNonceManager(),
+    awaiting: new Map()
   }
 }
 

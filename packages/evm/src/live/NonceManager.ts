@@ -1,6 +1,8 @@
 /**
- * The nonces of the delegated wallets' transactions. One lock per wallet: a wallet's transactions
- * are signed and broadcast one at a time, in nonce order, so the node receives nonce n before n + 1.
+ * The nonces of the delegated wallets' transactions. One lock per wallet and network (a wallet has
+ * its own nonce on each chain, and a node that hangs must not hold the wallet back on another
+ * network): a wallet's transactions on a network are signed and broadcast one at a time, in nonce
+ * order, so the node receives nonce n before n + 1.
  * The next nonce is read from the node (`pending` count) on a wallet's first use and again after
  * any broadcast the node refused or that could not be sent, so a refusal leaves no gap that would
  * hold every later transaction of the wallet back.
@@ -25,6 +27,7 @@ export interface NonceManager {
    * `nonce + used`, or at the node's pending count after a resync or a failure of `use`.
    */
   readonly withNonce: <A, E>(
+    network: string,
     wallet: Address,
     pendingCount: Effect.Effect<number, EvmRpcFailure>,
     use: (nonce: number) => Effect.Effect<NonceUse<A>, E>
@@ -33,13 +36,13 @@ export interface NonceManager {
    * Forgets the wallet's next nonce: its next turn reads the node's count. For a transaction that
    * left the node without being mined (dropped), whose nonce the wallet's next one must reuse.
    */
-  readonly resync: (wallet: Address) => void
+  readonly resync: (network: string, wallet: Address) => void
 }
 
 export const makeNonceManager = (): NonceManager => {
   const wallets = new Map<string, { readonly lock: Semaphore.Semaphore; next: number | undefined }>()
-  const walletOf = (wallet: Address) => {
-    const key = wallet.toLowerCase()
+  const walletOf = (network: string, wallet: Address) => {
+    const key = `${network}:${wallet.toLowerCase()}`
     let found = wallets.get(key)
     if (found === undefined) {
       found = { lock: Semaphore.makeUnsafe(1), next: undefined }
@@ -48,9 +51,9 @@ export const makeNonceManager = (): NonceManager => {
     return found
   }
   return {
-    withNonce: (wallet, pendingCount, use) =>
+    withNonce: (network, wallet, pendingCount, use) =>
       Effect.suspend(() => {
-        const entry = walletOf(wallet)
+        const entry = walletOf(network, wallet)
         return entry.lock.withPermits(1)(
           Effect.gen(function*() {
             const nonce = entry.next ?? (yield* pendingCount)
@@ -62,8 +65,8 @@ export const makeNonceManager = (): NonceManager => {
           })
         )
       }),
-    resync: (wallet) => {
-      const entry = wallets.get(wallet.toLowerCase())
+    resync: (network, wallet) => {
+      const entry = wallets.get(`${network}:${wallet.toLowerCase()}`)
       if (entry !== undefined) entry.next = undefined
     }
   }

@@ -39,7 +39,8 @@ const descriptionByStatus = {
   413: "The body is over 64 KiB",
   415: "The body is not JSON by its Content-Type",
   422: "The request is well-formed but the account cannot do it now",
-  429: "Over the rate limit; retry after the seconds in Retry-After"
+  429: "Over the rate limit; retry after the seconds in Retry-After",
+  503: "Live mode: the network's RPC does not answer (NETWORK_UNAVAILABLE); retry after the seconds in Retry-After"
 } as const
 
 /** An API error class: the envelope's fields, and the `_tag` a typed client's failure is matched by. */
@@ -73,6 +74,9 @@ export class NotFound extends apiError<NotFound>()("NotFound", 404) {}
 export class Conflict extends apiError<Conflict>()("Conflict", 409) {}
 export class Unprocessable extends apiError<Unprocessable>()("Unprocessable", 422) {}
 export class TooManyRequests extends apiError<TooManyRequests>()("TooManyRequests", 429) {}
+
+/** Answered by the failure answer when a live network's RPC is down; declared where a network is asked. */
+export class ServiceUnavailable extends apiError<ServiceUnavailable>()("ServiceUnavailable", 503) {}
 
 /** Answered before an endpoint sees the request; declared on every endpoint that takes a body. */
 export class PayloadTooLarge extends apiError<PayloadTooLarge>()("PayloadTooLarge", 413) {}

@@ -3,7 +3,7 @@
  */
 import { CreateOrderBody, ListOrdersQuery, OrderListView, OrderView } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, NotFound, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import { creation, documented, IdempotencyKeyHeader, idExample, itemRoute, queryRoute, ResourceId } from "./Routes.ts"
 import { Authentication } from "./Security.ts"
@@ -14,7 +14,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     HttpApiEndpoint.post("create", "/v1/orders", {
       headers: IdempotencyKeyHeader,
-      ...creation(CreateOrderBody, OrderView, BadRequest, Conflict, Unprocessable)
+      ...creation(CreateOrderBody, OrderView, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
     }).annotateMerge(documented({
       scope: "trade",
       summary:

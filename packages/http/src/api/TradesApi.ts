@@ -6,21 +6,31 @@ import {
   ListTradesQuery,
   QuoteQuery,
   QuoteView,
+  TradeApprovalBody,
   TradeCreatedView,
   TradeListView,
   TradeView
 } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import { creation, documented, IdempotencyKeyHeader, idExample, itemRoute, queryRoute } from "./Routes.ts"
+import {
+  creation,
+  documented,
+  IdempotencyKeyHeader,
+  idExample,
+  itemRoute,
+  jsonBody,
+  queryRoute,
+  ResourceId
+} from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
 export class TradesApi extends HttpApiGroup.make("trades")
   .add(
     HttpApiEndpoint.post("create", "/v1/trades", {
       headers: IdempotencyKeyHeader,
-      ...creation(CreateTradeBody, TradeCreatedView, BadRequest, Conflict, Unprocessable)
+      ...creation(CreateTradeBody, TradeCreatedView, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
     }).annotateMerge(documented({
       scope: "trade",
       summary: "Start a swap; it is returned at once as pending",
@@ -35,10 +45,23 @@ export class TradesApi extends HttpApiGroup.make("trades")
       summary: "Read one trade with every field",
       examples: idExample("trd_V0EqxmPlrww0EEmI9QfJ")
     }),
+    HttpApiEndpoint.post("approval", "/v1/trades/:id/approval", {
+      params: ResourceId,
+      ...jsonBody(TradeApprovalBody, BadRequest, NotFound, Conflict),
+      success: Envelope(TradeView)
+    }).annotateMerge(documented({
+      scope: "trade",
+      summary:
+        "An external wallet's answer to its trade awaiting approval: the prepared swap signed, the hash of the swap it broadcast, or a rejection",
+      examples: {
+        parameters: { id: "trd_V0EqxmPlrww0EEmI9QfJ" },
+        body: { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }
+      }
+    })),
     HttpApiEndpoint.get("quote", "/v1/quote", {
       query: QuoteQuery,
       success: Envelope(QuoteView),
-      error: [BadRequest, Unprocessable]
+      error: [BadRequest, Unprocessable, ServiceUnavailable]
     }).annotateMerge(documented({ scope: "read", summary: "What POST /trades would start with, executing nothing" }))
   )
   .annotate(OpenApi.Description, "Token swaps and quotes (scope `trade` to start a swap, `read` to look)")

@@ -2,7 +2,8 @@
  * The failure answer: whatever no endpoint answered gets its envelope. No route is `NOT_FOUND` (a
  * method the path lacks has its own route, `Preflight.ts`); a body read that stopped at the limit is
  * `PAYLOAD_TOO_LARGE`; a client that hung up gets nothing (nothing failed on the server); a live
- * network whose RPC does not answer is `503 NETWORK_UNAVAILABLE` with `Retry-After`; anything else
+ * network whose RPC does not answer is `503 NETWORK_UNAVAILABLE` with `Retry-After`; a swap between
+ * two tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`; anything else
  * is a defect: `INTERNAL_ERROR` quoting the request id, and the cause logged at `Error` under
  * the same id, with the route that took the request.
  */
@@ -64,6 +65,21 @@ const unavailableNetwork = (cause: Cause.Cause<unknown>): string | undefined => 
   return undefined
 }
 
+/**
+ * The network when `cause` is a live adapter finding no pool between the two tokens (`NoRoute`,
+ * recognised by its tag): the request asked for a swap the exchange cannot make.
+ */
+const noRouteNetwork = (cause: Cause.Cause<unknown>): string | undefined => {
+  for (const reason of cause.reasons) {
+    const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
+    if (typeof error === "object" && error !== null && (error as { readonly _tag?: unknown })._tag === "NoRoute") {
+      const network = (error as { readonly network?: unknown }).network
+      return typeof network === "string" ? network : "the network"
+    }
+  }
+  return undefined
+}
+
 /** 499, as nginx logs it: never sent, as no one is left to read it. */
 const clientGone = Effect.succeed(HttpServerResponse.empty({ status: 499 }))
 
@@ -84,6 +100,13 @@ export const answerFailure = (answers: Answers) =>
       `${network} is unavailable: its RPC does not answer; retry after ${NETWORK_RETRY_AFTER_SECONDS} seconds`,
       { headers: { "retry-after": String(NETWORK_RETRY_AFTER_SECONDS) } }
     )
+  }
+  const noRoute = noRouteNetwork(cause)
+  if (noRoute !== undefined) {
+    const message = `no pool on ${noRoute}'s exchange connects tokenIn and tokenOut, directly or through WETH`
+    return answers.envelope("VALIDATION_ERROR", `tokenOut: ${message}`, {
+      details: [{ path: "tokenOut", message }]
+    })
   }
   return Effect.andThen(
     Effect.logError("request failed", cause).pipe(

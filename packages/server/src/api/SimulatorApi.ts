@@ -93,43 +93,43 @@ export const EventsView = Schema.Struct({
   nextAfter: NextAfter
 })
 
+/** The options of a control action: its JSON body (`jsonBody`) and the `data` it answers. */
+const action = <Payload extends Schema.Top, Data extends Schema.Top, const Errors extends ReadonlyArray<Schema.Top>>(
+  payload: Payload,
+  data: Data,
+  ...errors: Errors
+) => ({ ...jsonBody(payload, ...errors), success: Envelope(data) })
+
 export class SimulatorApi extends HttpApiGroup.make("sim")
   .add(
     readRoute("clock", "/v1/sim/clock", ClockView, { summary: "The market clock" }),
-    HttpApiEndpoint.post("advance", "/v1/sim/clock/advance", {
-      ...jsonBody(AdvanceBody, BadRequest, Conflict),
-      success: Envelope(AdvancedView)
-    }).annotateMerge(documented({
-      summary: "Manual clock: run every event due in the next `ms`, in order",
-      examples: { body: { ms: 60_000 } }
-    })),
+    HttpApiEndpoint.post("advance", "/v1/sim/clock/advance", action(AdvanceBody, AdvancedView, BadRequest, Conflict))
+      .annotateMerge(documented({
+        summary: "Manual clock: run every event due in the next `ms`, in order",
+        examples: { body: { ms: 60_000 } }
+      })),
     HttpApiEndpoint.put("setPrice", "/v1/sim/prices/:token", {
       params: { token: Schema.String },
-      ...jsonBody(SetPriceBody, BadRequest, Conflict),
-      success: Envelope(PriceSetView)
+      ...action(SetPriceBody, PriceSetView, BadRequest, Conflict)
     }).annotateMerge(documented({
       summary:
         "Move a token's USD price; alerts are evaluated before the response (409 PRICE_FROM_HISTORY on a replayed token)",
       examples: { body: { price: 250 } }
     })),
-    HttpApiEndpoint.post("fault", "/v1/sim/faults", {
-      ...jsonBody(FaultBody, BadRequest),
-      success: Envelope(FaultView)
-    }).annotateMerge(documented({
+    HttpApiEndpoint.post("fault", "/v1/sim/faults", action(FaultBody, FaultView, BadRequest)).annotateMerge(documented({
       summary: "Inject an outage, congestion or gas spike on a network",
       examples: { body: { network: "ethereum", kind: "congestion", durationMs: 300_000 } }
     })),
-    HttpApiEndpoint.post("approval", "/v1/sim/approvals", {
-      ...jsonBody(ApprovalBody, BadRequest, NotFound, Conflict),
-      success: Envelope(TradeView)
-    }).annotateMerge(documented({
-      summary: "The wallet approves or rejects a trade awaiting approval",
-      examples: { body: { tradeId: "trd_V0EqxmPlrww0EEmI9QfJ", approve: true } }
-    })),
-    HttpApiEndpoint.post("whale", "/v1/sim/whales", {
-      ...jsonBody(WhaleBody, BadRequest),
-      success: Envelope(WhaleView)
-    }).annotateMerge(documented({
+    HttpApiEndpoint.post(
+      "approval",
+      "/v1/sim/approvals",
+      action(ApprovalBody, TradeView, BadRequest, NotFound, Conflict)
+    )
+      .annotateMerge(documented({
+        summary: "The wallet approves or rejects a trade awaiting approval",
+        examples: { body: { tradeId: "trd_V0EqxmPlrww0EEmI9QfJ", approve: true } }
+      })),
+    HttpApiEndpoint.post("whale", "/v1/sim/whales", action(WhaleBody, WhaleView, BadRequest)).annotateMerge(documented({
       summary: "A whale swap happens now",
       examples: { body: { token: "SOL", network: "solana", valueUsd: 2_500_000 } }
     })),

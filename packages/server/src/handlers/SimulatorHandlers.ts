@@ -40,7 +40,11 @@ export const SimulatorHandlers = ApiHandlers.group(SimulatorBackedApi, "sim", (h
             endsAt: toIso(startsAt + payload.durationMs)
           })
         ))
-      .handle("approval", ({ payload }) => respond(trades.decide(payload.tradeId, payload.approve), tradeViewOf))
+      .handle("approval", ({ payload }) =>
+        respond(
+          trades.decide(payload.tradeId, payload.approve ? { _tag: "Approve" } : { _tag: "Reject" }),
+          tradeViewOf
+        ))
       .handle("whale", ({ payload }) =>
         respond(
           Effect.flatMap(

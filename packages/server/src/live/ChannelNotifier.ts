@@ -6,15 +6,7 @@
  * configured is logged as not sent, at `warn`: the account asked for it and the operator must know
  * (docs/decisions.md, "Live notifications").
  */
-import {
-  ChannelTransport,
-  DeliveriesUnderway,
-  deliverWithRetries,
-  MarketClock,
-  MarketTimer,
-  notificationRetryDelaysMs,
-  Notifier
-} from "@swapdesk/core"
+import { makeChannelNotifier, Notifier } from "@swapdesk/core"
 import { Effect, Layer } from "effect"
 
 /** The notification's identity in a log line: the alert and the channel, never the message or the address. */
@@ -26,37 +18,19 @@ const annotations = (notification: { readonly alertId: string; readonly channel:
 /** Requires the configured channels (`ChannelTransport`), the clock and the timer. */
 export const layerChannelNotifier = Layer.effect(
   Notifier,
-  Effect.gen(function*() {
-    const transport = yield* ChannelTransport
-    const clock = yield* MarketClock
-    const timer = yield* MarketTimer
-    const underway = yield* DeliveriesUnderway
-    return {
-      send: (notification) =>
-        Effect.suspend(() => {
-          if (!transport.configured(notification.channel)) {
-            return Effect.logWarning("notification not sent: its channel is not configured").pipe(
-              Effect.annotateLogs(annotations(notification))
-            )
-          }
-          return deliverWithRetries({
-            attempt: () => Effect.as(transport.send(notification), undefined),
-            delaysMs: notificationRetryDelaysMs,
-            report: (report) => {
-              if (report._tag === "Started") return Effect.void
-              const log = report._tag === "Succeeded"
-                ? Effect.logInfo("notification sent")
-                : report.nextAttemptAt === null
-                ? Effect.logWarning("notification failed after its last attempt")
-                : Effect.logInfo("notification attempt failed, retrying")
-              return log.pipe(Effect.annotateLogs({ ...annotations(notification), attempt: report.attempt }))
-            }
-          }).pipe(
-            Effect.provideService(MarketClock, clock),
-            Effect.provideService(MarketTimer, timer),
-            Effect.provideService(DeliveriesUnderway, underway)
-          )
-        })
-    }
+  makeChannelNotifier({
+    notConfigured: (notification) =>
+      Effect.logWarning("notification not sent: its channel is not configured").pipe(
+        Effect.annotateLogs(annotations(notification))
+      ),
+    sending: (notification) =>
+      Effect.succeed(({ attempt, status }) => {
+        const log = status === "sent"
+          ? Effect.logInfo("notification sent")
+          : status === "failed"
+          ? Effect.logWarning("notification failed after its last attempt")
+          : Effect.logInfo("notification attempt failed, retrying")
+        return log.pipe(Effect.annotateLogs({ ...annotations(notification), attempt }))
+      })
   })
 )

@@ -7,11 +7,13 @@
  */
 import {
   type DelegatedSigner,
+  type ExecutorSigner,
   InvalidLiveConfig,
   type LiveConfig,
   liveNetworksOf,
   parseLiveConfig,
-  readDelegatedSigners
+  readDelegatedSigners,
+  readExecutorSigners
 } from "@swapdesk/evm"
 import { Effect, type Redacted } from "effect"
 import { readFileSync } from "node:fs"
@@ -27,6 +29,8 @@ export interface LiveStart {
   readonly databaseUrl: Redacted.Redacted<string>
   /** The delegated wallets with their keys, which never leave this process. */
   readonly signers: ReadonlyArray<DelegatedSigner>
+  /** Each network's executor key (`executorKeyEnv`), which fills limit orders and never leaves this process. */
+  readonly executors: ReadonlyArray<ExecutorSigner>
 }
 
 /** The settings live mode reads beside the file. */
@@ -107,5 +111,14 @@ export const prepareLiveStart = (
         })
       )
     )
-    return { configPath: path, config, databaseUrl: settings.databaseUrl, signers }
+    const executors = yield* readExecutorSigners(config, env).pipe(
+      Effect.mapError((error) =>
+        new StartupFailure({
+          message:
+            `LIVE_CONFIG ${path}: the networks' executor keys cannot be read (limit orders fill through them):\n` +
+            error.problems.map((p) => `  ${p.variable} (${p.wallet}): ${p.reason}`).join("\n")
+        })
+      )
+    )
+    return { configPath: path, config, databaseUrl: settings.databaseUrl, signers, executors }
   })

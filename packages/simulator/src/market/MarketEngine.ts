@@ -43,7 +43,7 @@ import { HistoryReplay } from "./HistoryReplay.ts"
 import { HourStore, type HourStoreSnapshot } from "./HourStore.ts"
 import { writeHistory } from "./MarketHistory.ts"
 import { defaultMarketParams, type TokenMarketParams } from "./MarketParams.ts"
-import { MarketStatistics, WINDOW_SUMS_MINUTES } from "./MarketStatistics.ts"
+import { MarketStatistics, type MarketTokens, WINDOW_SUMS_MINUTES } from "./MarketStatistics.ts"
 import { MINUTE_MS, MinuteStore, type MinuteStoreSnapshot } from "./MinuteStore.ts"
 import { PairBook } from "./PairBook.ts"
 import { priceAfterSwap, swapToReach } from "./PoolImpact.ts"
@@ -235,8 +235,9 @@ export class MarketEngine {
     this.hours = new HourStore(ordered.length, processOfPair)
     this.ledger = new TradeLedger(this.store, this.pairs, params.length)
     this.arrivals = new SwapArrivals(config.seed, params, this.pairs, this.ledger)
-    this.statistics = new MarketStatistics(params, this.processes, processOf, this.store, this.pairs, this.ledger)
-    this.trendingRankings = new TrendingRankings(params, this.processes, processOf, this.pairs, this.statistics)
+    const tokens: MarketTokens = { params, processes: this.processes, processOf, pairs: this.pairs }
+    this.statistics = new MarketStatistics(tokens, this.store, this.ledger)
+    this.trendingRankings = new TrendingRankings(tokens, this.statistics)
 
     if (snapshot !== undefined) {
       this.continueFrom(snapshot)
@@ -451,7 +452,7 @@ export class MarketEngine {
 
   /**
    * Recomputes the trending rankings (all tokens, and each network's) from the market as of
-   * `nowMs`, stamped `atMs`. The score is `trendingScore` (see `Trending.ts`).
+   * `nowMs`, stamped `atMs`. The score is `trendingScore` (the core's `TrendingScore.ts`).
    */
   recomputeTrending(atMs: number): void {
     this.trendingRankings.recompute(atMs, this.now, this.currentBucket)

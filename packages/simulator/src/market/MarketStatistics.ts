@@ -36,31 +36,29 @@ export interface WindowSums {
 
 export const emptySums = (): WindowSums => ({ volume24h: 0, buy24h: 0, volume1h: 0, buy1h: 0, averageHourly: 0 })
 
+/**
+ * What every read of the market needs of its tokens: their parameters, the price processes, which
+ * process each token follows, and the pairs they trade in.
+ */
+export interface MarketTokens {
+  readonly params: ReadonlyArray<TokenMarketParams>
+  readonly processes: PriceProcesses
+  readonly processOf: Int32Array
+  readonly pairs: PairBook
+}
+
 /** The 24 h figures of every token. */
 export class MarketStatistics {
-  private readonly params: ReadonlyArray<TokenMarketParams>
-  private readonly processes: PriceProcesses
-  private readonly processOf: Int32Array
+  private readonly tokens: MarketTokens
   private readonly store: MinuteStore
-  private readonly pairs: PairBook
   private readonly ledger: TradeLedger
   private readonly whaleScratch: WhaleSummary = { transactions: 0, netFlowUsd: 0 }
   /** Answers since the market last changed (a tick, a price set, a swap), by scope. */
   private readonly cache = new Map<string, MarketStats>()
 
-  constructor(
-    params: ReadonlyArray<TokenMarketParams>,
-    processes: PriceProcesses,
-    processOf: Int32Array,
-    store: MinuteStore,
-    pairs: PairBook,
-    ledger: TradeLedger
-  ) {
-    this.params = params
-    this.processes = processes
-    this.processOf = processOf
+  constructor(tokens: MarketTokens, store: MinuteStore, ledger: TradeLedger) {
+    this.tokens = tokens
     this.store = store
-    this.pairs = pairs
     this.ledger = ledger
   }
 
@@ -76,7 +74,7 @@ export class MarketStatistics {
    * are that network's only; price, change, market cap and holders are the token's.
    */
   stats(t: number, network: Network | undefined, nowMs: number, bucket: number): MarketStats {
-    const symbol = this.params[t]!.symbol
+    const symbol = this.tokens.params[t]!.symbol
     const key = network === undefined ? symbol : `${symbol}/${network}`
     const cached = this.cache.get(key)
     if (cached !== undefined) return cached
@@ -86,16 +84,16 @@ export class MarketStatistics {
   }
 
   private compute(t: number, network: Network | undefined, nowMs: number, bucket: number): MarketStats {
-    const process = this.processOf[t]!
-    const params = this.params[t]!
-    const price = this.processes.price[process]!
-    const pairs = this.pairs.scope(t, network)
+    const process = this.tokens.processOf[t]!
+    const params = this.tokens.params[t]!
+    const price = this.tokens.processes.price[process]!
+    const pairs = this.tokens.pairs.scope(t, network)
     const sums = this.windowSums(pairs, bucket, emptySums())
     const volumeByNetworkUsd: Partial<Record<Network, number>> = {}
     if (network !== undefined) volumeByNetworkUsd[network] = sums.volume24h
     else {
       for (const pair of pairs) {
-        volumeByNetworkUsd[networks[this.pairs.network[pair]!]!] =
+        volumeByNetworkUsd[networks[this.tokens.pairs.network[pair]!]!] =
           this.windowSums([pair], bucket, emptySums()).volume24h
       }
     }
@@ -137,7 +135,7 @@ export class MarketStatistics {
     const then = bucket <= 0
       ? this.store.firstOpen[process]!
       : this.store.close[process]![this.store.indexOf(bucket - 1)]!
-    return (this.processes.price[process]! / then - 1) * 100
+    return (this.tokens.processes.price[process]! / then - 1) * 100
   }
 
   /** Token `t`'s rolling 1 h volume and its average hourly volume over the 24 h before, at minute `bucket`. */
@@ -145,7 +143,7 @@ export class MarketStatistics {
     t: number,
     bucket: number
   ): { readonly volume1hUsd: number; readonly averageHourlyVolume24hUsd: number } {
-    const sums = this.windowSums(this.pairs.scope(t, undefined), bucket, emptySums())
+    const sums = this.windowSums(this.tokens.pairs.scope(t, undefined), bucket, emptySums())
     return { volume1hUsd: sums.volume1h, averageHourlyVolume24hUsd: sums.averageHourly }
   }
 

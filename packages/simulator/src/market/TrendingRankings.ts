@@ -1,13 +1,16 @@
 /**
  * The trending rankings: every token, and each network's tradable tokens, ordered by
- * `trendingScore` (see `Trending.ts`), recomputed on the simulator's schedule and read in between.
+ * `trendingScore` (the core's `TrendingScore.ts`), recomputed on the simulator's schedule and read in between.
  */
-import { type Network, networks, simulatorCatalog, type TrendingEntry, type TrendingRanking } from "@swapdesk/core"
-import type { TokenMarketParams } from "./MarketParams.ts"
-import { emptySums, type MarketStatistics } from "./MarketStatistics.ts"
-import type { PairBook } from "./PairBook.ts"
-import type { PriceProcesses } from "./PriceProcess.ts"
-import { trendingScore } from "./Trending.ts"
+import {
+  type Network,
+  networks,
+  simulatorCatalog,
+  type TrendingEntry,
+  type TrendingRanking,
+  trendingScore
+} from "@swapdesk/core"
+import { emptySums, type MarketStatistics, type MarketTokens } from "./MarketStatistics.ts"
 
 /** The last computed rankings, as (scope, ranking) pairs: "all" and each network. */
 export type TrendingRankingsSnapshot = ReadonlyArray<readonly [scope: Network | "all", ranking: TrendingRanking]>
@@ -20,24 +23,12 @@ const copyRanking = (ranking: TrendingRanking): TrendingRanking => ({
 
 /** The last computed rankings. */
 export class TrendingRankings {
-  private readonly params: ReadonlyArray<TokenMarketParams>
-  private readonly processes: PriceProcesses
-  private readonly processOf: Int32Array
-  private readonly pairs: PairBook
+  private readonly tokens: MarketTokens
   private readonly statistics: MarketStatistics
   private rankings = new Map<Network | "all", TrendingRanking>()
 
-  constructor(
-    params: ReadonlyArray<TokenMarketParams>,
-    processes: PriceProcesses,
-    processOf: Int32Array,
-    pairs: PairBook,
-    statistics: MarketStatistics
-  ) {
-    this.params = params
-    this.processes = processes
-    this.processOf = processOf
-    this.pairs = pairs
+  constructor(tokens: MarketTokens, statistics: MarketStatistics) {
+    this.tokens = tokens
     this.statistics = statistics
   }
 
@@ -55,28 +46,28 @@ export class TrendingRankings {
   recompute(atMs: number, nowMs: number, bucket: number): void {
     const statistics = this.statistics
     const pairSums = Array.from(
-      this.pairs.network,
+      this.tokens.pairs.network,
       (_, pair) => statistics.windowSums([pair], bucket, emptySums())
     )
     const rankings = new Map<Network | "all", TrendingRanking>()
     const rank = (scope: Network | undefined): TrendingRanking => {
       const entries: Array<TrendingEntry> = []
-      this.params.forEach((params, t) => {
+      this.tokens.params.forEach((params, t) => {
         const registry = simulatorCatalog.tokenOf(params.symbol)
         if (scope !== undefined && !simulatorCatalog.isTradableOn(registry, scope)) return
         const sums = emptySums()
-        for (const pair of this.pairs.scope(t, scope)) {
+        for (const pair of this.tokens.pairs.scope(t, scope)) {
           const s = pairSums[pair]!
           sums.volume24h += s.volume24h
           sums.volume1h += s.volume1h
           sums.buy1h += s.buy1h
           sums.averageHourly += s.averageHourly
         }
-        const process = this.processOf[t]!
+        const process = this.tokens.processOf[t]!
         const change24hPercent = statistics.change24hPercent(process, nowMs)
         entries.push({
           symbol: params.symbol,
-          priceUsd: this.processes.price[process]!,
+          priceUsd: this.tokens.processes.price[process]!,
           change24hPercent,
           volume24hUsd: sums.volume24h,
           network: scope ?? registry.primaryNetwork,
@@ -85,7 +76,7 @@ export class TrendingRankings {
             buyVolume1hUsd: sums.buy1h,
             averageHourlyVolume24hUsd: sums.averageHourly,
             change24hPercent,
-            pegged: this.processes.pegged[process] === 1
+            pegged: this.tokens.processes.pegged[process] === 1
           })
         })
       })

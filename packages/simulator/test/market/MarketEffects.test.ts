@@ -5,11 +5,10 @@
 // of history, then two live hours); each test measures before and after its own calls.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
-import { currencies, networks, priceRangeUsd, simulatorCatalog, simulatorTokens } from "@swapdesk/core"
+import { currencies, networks, priceRangeUsd, simulatorCatalog, simulatorTokens, trendingScore } from "@swapdesk/core"
 import { MarketEngine } from "../../src/market/MarketEngine.ts"
 import { defaultFxRates, defaultMarketParams } from "../../src/market/MarketParams.ts"
 import { executionImpact, priceAfterSwap, swapToReach } from "../../src/market/PoolImpact.ts"
-import { trendingScore } from "../../src/market/Trending.ts"
 import { DAY_MS, HOUR_MS, START_MS } from "./fixtures.ts"
 
 const engine = new MarketEngine({ seed: 21, startMs: START_MS })

@@ -1,7 +1,7 @@
 /**
- * The trending score: what a trader scanning for action wants on top. A token trends when it
- * trades much more than usual this hour, when it has moved a lot in a day, and when buyers are
- * pressing. Each signal is mapped to [0, 1] and weighted:
+ * The trending score, one rule for the simulator and for live data (docs/simulator.md, "Trending"):
+ * what a trader scanning for action wants on top. A token trends when it trades much more than
+ * usual this hour, when it has moved a lot in a day, and when buyers are pressing. Each signal is mapped to [0, 1] and weighted:
  *
  *   acceleration = volume of the last hour / average hourly volume of the 24 h before it
  *   score = 100 × ( 0.45 × clamp(0.5 + log2(acceleration) / 2)      1× → 0.5, 2× → 1, ½× → 0
