@@ -12,7 +12,6 @@ import {
   APPROVAL_TIMEOUT_MS,
   type FailureReason,
   MarketReactor,
-  PriceFeed,
   type TradeEvent,
   TradeEvent as Events,
   type TradeRecord,
@@ -25,7 +24,6 @@ import { swapOutcome } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
 import { mismatchOf, sentTransactionOf } from "./LiveChain.ts"
 import { type FollowedTrade, type LiveNetworkContext, LiveState, type LiveStateShape } from "./LiveState.ts"
-import { liveTokensOf } from "./LiveTokens.ts"
 
 /** How the followers poll; tests shorten every figure. */
 export interface LiveFollowerOptions {
@@ -109,13 +107,11 @@ const known = (context: LiveNetworkContext, hash: Hash) =>
  */
 export const layerLiveFollowers = (
   options: LiveFollowerOptions = {}
-): Layer.Layer<never, never, MarketReactor | TradeRepository | LiveState | PriceFeed> =>
+): Layer.Layer<never, never, MarketReactor | TradeRepository | LiveState> =>
   Layer.effectDiscard(Effect.gen(function*() {
     const state = yield* LiveState
     const reactor = yield* MarketReactor
     const repository = yield* TradeRepository
-    const feed = yield* PriceFeed
-    const symbols = [...new Set(liveTokensOf(state.config).map((token) => token.symbol))]
     const pollIntervalMs = options.pollIntervalMs ?? 1_000
     const notMinedTimeoutMs = options.notMinedTimeoutMs ?? 10 * 60 * 1000
     const dropGraceMs = options.dropGraceMs ?? 30_000
@@ -306,22 +302,6 @@ export const layerLiveFollowers = (
         }, { discard: true })
       })
 
-    /**
-     * A new head is a market observation: the core's watchers (limit orders, alerts) look at the
-     * prices as of now. Each listed token's price is read once per head, whatever the number of
-     * open orders; the order index picks the candidates by price.
-     */
-    const observeMarket = (at: number) =>
-      Effect.gen(function*() {
-        const prices = new Map<string, number>()
-        yield* Effect.forEach(symbols, (symbol) =>
-          feed.priceUsd(symbol).pipe(
-            Effect.map((price) => void prices.set(symbol, price.toNumber())),
-            Effect.catchCause(() => Effect.void)
-          ), { concurrency: 4, discard: true })
-        yield* reactor.onMarket({ at, swaps: [], prices: { priceUsd: (symbol) => prices.get(symbol) ?? Number.NaN } })
-      }).pipe(Effect.catchCause((cause) => Effect.logWarning("observing the market", cause)))
-
     const follow = (context: LiveNetworkContext) =>
       Effect.gen(function*() {
         // By hash: a reorganisation can replace the head without changing its number.
@@ -343,7 +323,6 @@ export const layerLiveFollowers = (
                 ),
               { concurrency: 4, discard: true }
             )
-            yield* observeMarket(now)
           }
           yield* expireApprovals(context, yield* Clock.currentTimeMillis)
           yield* Effect.sleep(pollIntervalMs)
