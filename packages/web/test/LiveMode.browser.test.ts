@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchBrowser, openPage, screenshot, signIn } from "./browser.ts"
+import { holdInterface } from "./interfaceLock.ts"
 
 const mainPath = fileURLToPath(new URL("../../server/src/main.ts", import.meta.url))
 const workDir = mkdtempSync(join(tmpdir(), "swapdesk-web-live-"))
@@ -54,6 +55,8 @@ let baseUrl: string
 beforeAll(async () => {
   const path = join(workDir, "live.json")
   writeFileSync(path, JSON.stringify(liveFile))
+  // Not while another test file builds the interface: the server reads its files as it starts.
+  const release = await holdInterface("read")
   child = spawn(process.execPath, [mainPath], {
     env: {
       PATH: process.env["PATH"] ?? "",
@@ -77,7 +80,7 @@ beforeAll(async () => {
       child.on("exit", (code) => reject(new Error(`exited ${code}: ${output}`)))
     }),
     launchBrowser()
-  ])
+  ]).finally(release)
 }, 60_000)
 
 afterAll(async () => {
