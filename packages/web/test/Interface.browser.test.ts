@@ -260,7 +260,9 @@ describe("the trading interface", () => {
     const { page } = opened
     try {
       await signIn(page, demoKeys.freeAll)
-      await page.getByText(/Live · \d+ of 8 requests left this minute/).waitFor()
+      await page.getByText(/Realtime · \d+ of 8 requests left this minute/).waitFor()
+      // The backend badge: the simulator, with no live networks beside it.
+      expect(await page.getByLabel("Server").innerText()).toBe("Simulator")
       // Each search spends two requests (price and chart): the budget runs out.
       const search = page.getByLabel("Token (symbol or contract address)")
       const refused = page.getByRole("alert").filter({ hasText: "RATE_LIMITED" }).first()

@@ -8,7 +8,8 @@ import { useEffect } from "preact/hooks"
 import { apiKey, rateLimit } from "./api/Api.ts"
 import { wallNow } from "./Clock.ts"
 import { keyLabel, keyShort } from "./KeyInUse.ts"
-import { heldBack } from "./Live.ts"
+import { backendLabel, networkBadges } from "./Backend.ts"
+import { heldBack, usePoll } from "./Live.ts"
 import { AccountScreen } from "./screens/AccountScreen.tsx"
 import { AlertsScreen } from "./screens/AlertsScreen.tsx"
 import { HistoryScreen } from "./screens/HistoryScreen.tsx"
@@ -18,7 +19,7 @@ import { PortfolioScreen } from "./screens/PortfolioScreen.tsx"
 import { SignInScreen } from "./screens/SignInScreen.tsx"
 import { SimulatorScreen } from "./screens/SimulatorScreen.tsx"
 import { SwapScreen } from "./screens/SwapScreen.tsx"
-import { isSimulator, signOut } from "./Session.ts"
+import { discover, health, isSimulator, signOut } from "./Session.ts"
 
 interface Screen {
   readonly path: string
@@ -47,7 +48,35 @@ const RateLine = () => {
   const budget = rateLimit.value
   return (
     <p class="rate" aria-live="polite">
-      {held ?? (budget === null ? "Live" : `Live · ${budget.remaining} of ${budget.limit} requests left this minute`)}
+      {held
+        ?? (budget === null ? "Realtime" : `Realtime · ${budget.remaining} of ${budget.limit} requests left this minute`)}
+    </p>
+  )
+}
+
+/** How often live mode re-reads `GET /v1/health`, so a node going down or coming back shows. */
+const HEALTH_POLL_MS = 15_000
+
+/**
+ * The backend (`simulator` or `live`) and, in live mode, each network's node, a down one marked;
+ * kept fresh by re-reading the public `GET /v1/health` while the server is live.
+ */
+const BackendBadge = () => {
+  const live = health.value?.backend === "live"
+  usePoll(() => live ? discover() : Promise.resolve(), HEALTH_POLL_MS, [live])
+  const label = backendLabel(health.value)
+  if (label === null) return null
+  return (
+    <p class="backend" aria-label="Server">
+      <span class={`badge ${live ? "badge-live" : "badge-sim"}`} title={`Backend: ${health.value?.backend}`}>
+        {label}
+      </span>
+      {networkBadges(health.value).map((badge) => (
+        <span key={badge.network} class={badge.up ? "badge net-up" : "badge net-down"} title={badge.title}>
+          {badge.network}
+          {badge.up ? null : " · down"}
+        </span>
+      ))}
     </p>
   )
 }
@@ -91,6 +120,7 @@ export const App = () => {
           </ul>
         </nav>
         <div class="who">
+          <BackendBadge />
           <RateLine />
           <span class="muted key" title={`The key this tab is signed in with: ${keyShort(apiKey.value)}`}>
             {keyLabel(apiKey.value)}

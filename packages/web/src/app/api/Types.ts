@@ -19,6 +19,17 @@ export interface Health {
   readonly version: string
   readonly backend: string
   readonly time: string
+  /** In live mode, each network's node and indexing (docs/live.md). */
+  readonly networks?: Readonly<Record<string, NetworkHealth>>
+}
+
+/** One live network's state in `GET /v1/health`. */
+export interface NetworkHealth {
+  readonly chainId: number
+  readonly rpc: "up" | "down"
+  readonly headBlock: number | null
+  readonly indexedBlock: number | null
+  readonly lagBlocks: number | null
 }
 
 export interface MarketRecord {
