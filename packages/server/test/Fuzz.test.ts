@@ -208,6 +208,16 @@ for (const store of stores) {
               yield* seed(key, "/v1/webhooks", { url: receiver.url, events: ["trade.confirmed"] })
               yield* seed(key, "/v1/auth/api-keys", { name: "fuzz", scopes: ["read"] })
             }
+            // Trades awaiting the ethereum wallet's approval, so that answers to them can succeed
+            // before the clock routes time them out.
+            for (let i = 0; i < 8; i++) {
+              yield* seed(keys.aliceAll, "/v1/trades", {
+                tokenIn: "USDC",
+                tokenOut: "ETH",
+                amountIn: "1",
+                network: "ethereum"
+              })
+            }
             assert.isAtLeast(pool.size(), 10, "the seeded resources exist")
 
             const arbitrary = fc.oneof(...operations.map((op) => requestsFor(op, receiver.url)))
