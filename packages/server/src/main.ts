@@ -156,6 +156,20 @@ const serveUntilStopped = (
   ).pipe(Effect.catchTag("ServeError", (error) => Effect.fail(cannotListen(host, port, error.cause))))
 }
 
+/**
+ * The real notification channels the settings configure (docs/alerts.md#channels) and the webhook
+ * sender, the same for both backends; a channel it cannot set up stops the start.
+ */
+const channelAdapters = (settings: ServerSettings) =>
+  Effect.map(
+    loadChannels.pipe(Effect.mapError((error) => new StartupFailure({ message: error.message }))),
+    (channels) =>
+      Layer.merge(
+        Layer.succeed(ChannelTransport, channels),
+        layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
+      )
+  )
+
 /** The live server (`LIVE_CONFIG`, docs/live.md): checked, then served on the chains and the SQL store. */
 const runLive = (settings: ServerSettings, liveConfig: string) =>
   Effect.gen(function*() {
@@ -164,13 +178,7 @@ const runLive = (settings: ServerSettings, liveConfig: string) =>
       process.env
     )
     const repositories = yield* openLiveDatabase(start.databaseUrl)
-    const channels = yield* loadChannels.pipe(
-      Effect.mapError((error) => new StartupFailure({ message: error.message }))
-    )
-    const adapters = Layer.merge(
-      Layer.succeed(ChannelTransport, channels),
-      layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
-    )
+    const adapters = yield* channelAdapters(settings)
     yield* serveUntilStopped(
       settings,
       () =>
@@ -200,14 +208,8 @@ const runSimulator = (settings: ServerSettings) =>
     // before the address is logged; they close when the server stops.
     const store = yield* openSimulatorDatabase(databaseUrl)
     const stored = store === undefined ? undefined : Layer.succeedContext(yield* Layer.build(store))
-    const channels = yield* loadChannels.pipe(
-      Effect.mapError((error) => new StartupFailure({ message: error.message }))
-    )
+    const adapters = yield* channelAdapters(settings)
     const control = controlFor(host, settings.controlKey === undefined ? "" : Redacted.value(settings.controlKey))
-    const adapters = Layer.merge(
-      Layer.succeed(ChannelTransport, channels),
-      layerWebhookSender({ allowPrivateUrls: settings.allowPrivateUrls })
-    )
     yield* serveUntilStopped(
       settings,
       () =>
