@@ -137,19 +137,22 @@ const listQuery = <const Filters extends Schema.Struct.Fields>(filters: Filters)
 
 // ---- trades and quotes --------------------------------------------------------------------------
 
-export const CreateTradeBody = Schema.Struct({
+/** What a swap exchanges, as a quote, a trade and a limit order all name it. */
+const swapTerms = {
   tokenIn: TokenReference,
   tokenOut: TokenReference,
-  amountIn: DecimalAmount,
+  amountIn: DecimalAmount
+}
+
+export const CreateTradeBody = Schema.Struct({
+  ...swapTerms,
   slippage: Schema.optionalKey(Slippage),
   network: Network
 })
 export type CreateTradeBody = typeof CreateTradeBody.Type
 
 export const QuoteQuery = Schema.Struct({
-  tokenIn: TokenReference,
-  tokenOut: TokenReference,
-  amountIn: DecimalAmount,
+  ...swapTerms,
   network: Network,
   slippage: Schema.optionalKey(
     queryNumber(
@@ -246,9 +249,7 @@ export const TradeApprovalBody = Schema.Union([
 export type TradeApprovalBody = typeof TradeApprovalBody.Type
 
 export const CreateOrderBody = Schema.Struct({
-  tokenIn: TokenReference,
-  tokenOut: TokenReference,
-  amountIn: DecimalAmount,
+  ...swapTerms,
   minAmountOut: DecimalAmount,
   network: Network,
   /** Rounded down to the whole second: what the wallet signs is Unix seconds. */
