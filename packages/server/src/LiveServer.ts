@@ -6,7 +6,13 @@
  * file's; the other ports run on the wall clock (`live/LiveRuntime.ts`); the records are kept in
  * the SQL store, seeded with the file's accounts and keys (`live/LiveSeed.ts`).
  */
-import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTransport } from "@swapdesk/core"
+import {
+  type ChannelTransport,
+  DomainLive,
+  rateLimitsPerMinute,
+  UnsignedOrderTimeout,
+  type WebhookTransport
+} from "@swapdesk/core"
 import {
   type DelegatedSigner,
   type ExecutorSigner,
@@ -51,6 +57,8 @@ export interface LiveAppOptions<E> {
   readonly followers?: LiveFollowerOptions | undefined
   /** How long an external wallet's swap waits for its owner: 10 minutes unless given (tests shorten it). */
   readonly approvalTimeoutMs?: number | undefined
+  /** How long an external wallet's order waits for its signature: 10 minutes unless given (tests shorten it). */
+  readonly unsignedOrderTimeoutMs?: number | undefined
 }
 
 /**
@@ -99,7 +107,10 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
     ...options.followers,
     ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
   }).pipe(
-    Layer.provideMerge(DomainLive.pipe(Layer.provideMerge(ports)))
+    Layer.provideMerge(DomainLive.pipe(
+      Layer.provideMerge(ports),
+      Layer.provide(Layer.succeed(UnsignedOrderTimeout, options.unsignedOrderTimeoutMs ?? 10 * 60_000))
+    ))
   )
   const handlers = ContractHandlers.pipe(
     Layer.provide(Layer.succeed(Backend, "live")),
