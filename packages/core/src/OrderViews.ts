@@ -25,7 +25,7 @@ export const OrderTypedDataView = Schema.Struct({
   domain: Schema.Struct({
     name: Schema.String,
     version: Schema.String,
-    chainId: Schema.Number,
+    chainId: Schema.Int,
     verifyingContract: Schema.String
   }),
   message: Schema.Struct({
