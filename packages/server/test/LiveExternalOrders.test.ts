@@ -7,6 +7,8 @@
 // exactly the served payload opens it (a second signature is `409 ORDER_NOT_AWAITING_SIGNATURE`);
 // the owner approves the contract, a swap pushes the pool, and the executor's `fillOrder` fills it
 // with the wallet's own USDC; an order left unsigned expires after the (shortened) signing window.
+// After a restart on the same records, an unsigned order still takes its owner's signature over the
+// stored payload and fills (its hold rebuilt), and another still expires, its hold freed.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { layerMemoryRepositories } from "@swapdesk/core"
 import {
@@ -33,7 +35,7 @@ import type { SimulatorRepositories } from "@swapdesk/simulator"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type Address, erc20Abi, getAddress, type Hex, maxUint256, parseUnits, toHex } from "viem"
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits, toHex } from "viem"
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { liveApp } from "../src/LiveServer.ts"
@@ -55,6 +57,25 @@ let contract: Address
 let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
+/** The records, kept across a restart of the server. */
+let repositories: SimulatorRepositories<never>
+
+const startServer = async () => {
+  const env = { EXECUTOR_KEY: keyOf(executorIndex) }
+  const server = createServer()
+  const app = liveApp(config, {
+    signers: Effect.runSync(readDelegatedSigners(config, env)),
+    executors: Effect.runSync(readExecutorSigners(config, env)),
+    repositories,
+    followers: { pollIntervalMs: 200 },
+    unsignedOrderTimeoutMs: UNSIGNED_TIMEOUT_MS
+  })
+  runtime = ManagedRuntime.make(
+    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
+  ) as never
+  await runtime.runPromise(Effect.void)
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
 
 const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(baseUrl + path, {
@@ -144,20 +165,8 @@ beforeAll(async () => {
     }]
   })
   await deployer.request({ method: "evm_setIntervalMining", params: [1] } as never)
-  const env = { EXECUTOR_KEY: keyOf(executorIndex) }
-  const server = createServer()
-  const app = liveApp(config, {
-    signers: Effect.runSync(readDelegatedSigners(config, env)),
-    executors: Effect.runSync(readExecutorSigners(config, env)),
-    repositories: layerMemoryRepositories as SimulatorRepositories<never>,
-    followers: { pollIntervalMs: 200 },
-    unsignedOrderTimeoutMs: UNSIGNED_TIMEOUT_MS
-  })
-  runtime = ManagedRuntime.make(
-    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
-  ) as never
-  await runtime.runPromise(Effect.void)
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  repositories = Layer.succeedContext(await Effect.runPromise(Layer.build(layerMemoryRepositories).pipe(Effect.scoped)))
+  await startServer()
 }, 120_000)
 
 afterAll(async () => {
@@ -288,4 +297,35 @@ describe("an external wallet's limit order on the live server", () => {
     const portfolio = (await call("GET", "/v1/portfolio")).json.data
     assert.strictEqual(portfolio.holdings.find((h: any) => h.token === "USDC").amount, "9900")
   }, 120_000)
+})
+
+describe("an external wallet's unsigned order across a restart", () => {
+  it("still takes its owner's signature and fills, and one left unsigned still expires, its hold freed", async () => {
+    const signedLater = await place()
+    const left = await place()
+    await runtime.dispose()
+    await startServer()
+    const restored = await orderOf(signedLater.id)
+    assert.deepStrictEqual(restored.typedData, signedLater.typedData)
+    const opened = await call("POST", `/v1/orders/${signedLater.id}/signature`, {
+      signature: await sign(walletIndex, restored.typedData)
+    })
+    assert.strictEqual(opened.status, 200, JSON.stringify(opened.json))
+    // The market is already below its limit (the first test's push): once signed it fills, its hold
+    // rebuilt at the restart moving to the filling trade.
+    const filled = await until(() => orderOf(signedLater.id), (o) => o.status !== "pending", 40_000)
+    assert.strictEqual(filled.status, "confirmed", JSON.stringify(filled))
+    const expired = await until(() => orderOf(left.id), (o) => o.status !== "pending", UNSIGNED_TIMEOUT_MS + 15_000)
+    assert.strictEqual(expired.status, "expired", JSON.stringify(expired))
+    assert.isNull(expired.tradeId)
+    // Its hold was freed: the rest of the wallet's USDC can be ordered again.
+    const rest = await call("POST", "/v1/orders", {
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn: formatUnits(await usdcOf(wallet), 6),
+      minAmountOut: "1000000",
+      network: "ethereum"
+    })
+    assert.strictEqual(rest.status, 201, JSON.stringify(rest.json))
+  }, 90_000)
 })
