@@ -17,6 +17,7 @@ import { type Address, erc20Abi, getAddress, type Hex, maxUint256, recoverTypedD
 import { orderDomainOf } from "../contracts/SwapdeskRouter.ts"
 import { signerAccount } from "../DelegatedSigners.ts"
 import { nativeTokenAddress } from "../EvmNetwork.ts"
+import { NetworkUnavailable } from "../EvmRpcFailure.ts"
 import { type LiveStateShape, networkContext, tokenAddress } from "./LiveState.ts"
 
 /** The exact typed data a wallet signs for an order on a live network (what `eth_signTypedData_v4` takes). */
@@ -99,23 +100,28 @@ export const makeLiveOrderSigner = (state: LiveStateShape): OrderSigner["Service
           const context = networkContext(state, terms.network)
           const token = getAddress(typedData.message.tokenIn)
           const spender = getAddress(typedData.domain.verifyingContract)
-          const read = token === nativeTokenAddress ?
-            Promise.resolve(maxUint256) :
-            Promise.resolve().then(() =>
-              context.rpc.client.readContract({
-                address: token,
-                abi: erc20Abi,
-                functionName: "allowance",
-                args: [wallet, spender]
-              })
-            )
-          return Effect.promise(() => read).pipe(Effect.map((current) => ({
-            signer: wallet,
-            signature: null,
-            verifyingContract: spender,
-            typedData,
-            allowance: current < terms.amountIn ? { token, spender, required: terms.amountIn, current } : null
-          })))
+          // An RPC that fails here is the network being down: `503 NETWORK_UNAVAILABLE`, the hold released.
+          return Effect.tryPromise({
+            try: () =>
+              token === nativeTokenAddress
+                ? Promise.resolve(maxUint256)
+                : context.rpc.client.readContract({
+                  address: token,
+                  abi: erc20Abi,
+                  functionName: "allowance",
+                  args: [wallet, spender]
+                }),
+            catch: (cause) => new NetworkUnavailable({ network: context.network, reason: String(cause) })
+          }).pipe(
+            Effect.orDie,
+            Effect.map((current) => ({
+              signer: wallet,
+              signature: null,
+              verifyingContract: spender,
+              typedData,
+              allowance: current < terms.amountIn ? { token, spender, required: terms.amountIn, current } : null
+            }))
+          )
         }
         const typedData = liveOrderTypedData(state, terms, signer.address)
         return Effect.promise(() => signerAccount(signer).signTypedData(typedData)).pipe(
