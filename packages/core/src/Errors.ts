@@ -43,6 +43,7 @@ export const errorCatalogue = {
   WEBHOOK_NOT_FOUND: permanent(404, "no webhook with that id in this account"),
   ORDER_NOT_CANCELLABLE: permanent(409, "the limit order is no longer open"),
   TRADE_NOT_AWAITING_APPROVAL: permanent(409, "the trade is not waiting for its wallet's approval"),
+  ORDER_NOT_AWAITING_SIGNATURE: permanent(409, "the limit order is not waiting for its wallet's signature"),
   CLOCK_NOT_MANUAL: permanent(409, "simulator: the market clock runs in realtime mode and cannot be advanced by hand"),
   PRICE_FROM_HISTORY: permanent(
     409,
@@ -239,6 +240,16 @@ export class TradeNotAwaitingApproval extends Data.TaggedError("TradeNotAwaiting
   }
 }
 
+/** A signature for an order that is not waiting for one (signed already, or closed). */
+export class OrderNotAwaitingSignature extends Data.TaggedError("OrderNotAwaitingSignature")<{
+  readonly id: string
+}> {
+  readonly code = "ORDER_NOT_AWAITING_SIGNATURE" as const
+  override get message() {
+    return `order '${this.id}' is not waiting for its wallet's signature`
+  }
+}
+
 export class ClockNotManual extends Data.TaggedError("ClockNotManual")<{}> {
   readonly code = "CLOCK_NOT_MANUAL" as const
   override get message() {
@@ -282,6 +293,7 @@ export type DomainError =
   | WebhookNotFound
   | OrderNotCancellable
   | TradeNotAwaitingApproval
+  | OrderNotAwaitingSignature
   | ClockNotManual
   | PriceFromHistory
   | IdempotencyConflict

@@ -4,6 +4,7 @@
  */
 import { Schema } from "effect"
 import type { Network } from "./Network.ts"
+import type { OrderAllowance, OrderTypedDataJson } from "./OrderSigning.ts"
 import type { TokenCatalog } from "./TokenRegistry.ts"
 
 export const OrderStatus = Schema.Literals(["pending", "confirmed", "failed", "cancelled", "expired"])
@@ -26,7 +27,16 @@ export interface OrderRecord {
   readonly walletAddress: string
   /** Who signed: a base58 ed25519 public key on solana, a checksummed address on the EVM networks. */
   readonly signer: string
-  readonly signature: string
+  /** Null while an external wallet's order waits for its owner's signature (`signatureDueAt`). */
+  readonly signature: string | null
+  /** The contract that fills the order, named in its EIP-712 domain (live networks only). */
+  readonly verifyingContract?: string | undefined
+  /** What an external wallet signs: the exact `eth_signTypedData_v4` payload (live networks only). */
+  readonly typedData?: OrderTypedDataJson | undefined
+  /** The ERC-20 approval an external wallet must give the contract for `tokenIn`, or null (live only). */
+  readonly allowance?: OrderAllowance | null | undefined
+  /** When an unsigned order expires if its signature has not come (milliseconds since the epoch). */
+  readonly signatureDueAt?: number | undefined
   readonly createdAt: number
   /** A whole second (what is signed is Unix seconds), or null for an order that never expires. */
   readonly expiresAt: number | null
@@ -34,10 +44,15 @@ export interface OrderRecord {
   readonly closedAt: number | null
 }
 
-/** Waiting for its price: neither filling nor closed. */
 /** `minAmountOut / amountIn` in whole tokens, as the order index compares it. */
 export const limitPriceOf = (order: OrderRecord, tokens: TokenCatalog): number =>
   (Number(order.minAmountOut) / Number(order.amountIn)) *
   10 ** (tokens.tokenOf(order.tokenIn).decimals - tokens.tokenOf(order.tokenOut).decimals)
 
-export const isOpen = (order: OrderRecord): boolean => order.status === "pending" && order.tradeId === null
+/** Waiting for its price: signed, neither filling nor closed. */
+export const isOpen = (order: OrderRecord): boolean =>
+  order.status === "pending" && order.tradeId === null && order.signature !== null
+
+/** Created for an external wallet and waiting for its owner's signature: not yet watched. */
+export const awaitsSignature = (order: OrderRecord): boolean =>
+  order.status === "pending" && order.tradeId === null && order.signature === null

@@ -31,6 +31,55 @@ export interface OrderSignature {
   readonly signature: string
 }
 
+/**
+ * What signing an order at creation gives: a delegated wallet's (or the simulator's) signature, or,
+ * for an external wallet, no signature yet and the payload its owner signs (docs/live.md,
+ * "External wallets' limit orders").
+ */
+export interface OrderSigningOutcome {
+  readonly signer: string
+  /** Null when the wallet's owner signs later, over `typedData`. */
+  readonly signature: string | null
+  /** The contract named in the EIP-712 domain, on a live network. */
+  readonly verifyingContract?: string | undefined
+  /** The exact `eth_signTypedData_v4` payload, for an order created unsigned. */
+  readonly typedData?: OrderTypedDataJson | undefined
+  /** The approval the owner must give the contract for `tokenIn`, or null when it already has enough. */
+  readonly allowance?: OrderAllowance | null | undefined
+}
+
+/** JSON's view of EIP-712 typed data: uint256 values as decimal strings, `chainId` a number. */
+export interface OrderTypedDataJson {
+  readonly types: {
+    readonly EIP712Domain: ReadonlyArray<{ readonly name: string; readonly type: string }>
+    readonly Order: ReadonlyArray<{ readonly name: string; readonly type: string }>
+  }
+  readonly primaryType: "Order"
+  readonly domain: {
+    readonly name: string
+    readonly version: string
+    readonly chainId: number
+    readonly verifyingContract: string
+  }
+  readonly message: {
+    readonly id: string
+    readonly maker: string
+    readonly tokenIn: string
+    readonly tokenOut: string
+    readonly amountIn: string
+    readonly minAmountOut: string
+    readonly expiresAt: string
+  }
+}
+
+/** An ERC-20 approval the wallet must send: `required` and `current` in the token's base units. */
+export interface OrderAllowance {
+  readonly token: string
+  readonly spender: string
+  readonly required: bigint
+  readonly current: bigint
+}
+
 /** The EIP-712 chain id of each EVM network. */
 export const evmChainIds = { ethereum: 1, base: 8453, arbitrum: 42161 } as const
 
@@ -119,8 +168,11 @@ export const orderTypedData = (terms: OrderTerms, signer: string, tokens: TokenC
  * wallet adapter would ask the user's wallet (or its delegated signing key).
  */
 export class OrderSigner extends Context.Service<OrderSigner, {
-  /** The account's wallet on `terms.network` signs the order. */
-  readonly sign: (accountId: string, terms: OrderTerms) => Effect.Effect<OrderSignature>
+  /**
+   * The account's wallet on `terms.network` signs the order, or, when only its owner can sign,
+   * answers the payload to sign (`signature: null`).
+   */
+  readonly sign: (accountId: string, terms: OrderTerms) => Effect.Effect<OrderSigningOutcome>
   /**
    * Whether `signed.signer` is the key that signs for the account's wallet on `terms.network` and
    * `signed.signature` is its signature over exactly these terms.

@@ -13,6 +13,40 @@ import type { Page } from "./Page.ts"
 import type { TokenCatalog } from "./TokenRegistry.ts"
 import { DecimalString, formatUnitRatio, IsoDateTime, isoOrNull } from "./WireFormats.ts"
 
+/** An integer the chain counts, as a decimal string (JSON numbers cannot hold a uint256). */
+const ChainInteger = Schema.String.annotate({ examples: ["100000000"] })
+
+const TypedField = Schema.Struct({ name: Schema.String, type: Schema.String })
+
+/** EIP-712 typed data as `eth_signTypedData_v4` takes it: uint256 values as decimal strings. */
+export const OrderTypedDataView = Schema.Struct({
+  types: Schema.Struct({ EIP712Domain: Schema.Array(TypedField), Order: Schema.Array(TypedField) }),
+  primaryType: Schema.Literal("Order"),
+  domain: Schema.Struct({
+    name: Schema.String,
+    version: Schema.String,
+    chainId: Schema.Int,
+    verifyingContract: Schema.String
+  }),
+  message: Schema.Struct({
+    id: Schema.String,
+    maker: Schema.String,
+    tokenIn: Schema.String,
+    tokenOut: Schema.String,
+    amountIn: Schema.String,
+    minAmountOut: Schema.String,
+    expiresAt: Schema.String
+  })
+})
+
+/** An ERC-20 approval the wallet must send, as trades' `approval.allowance`: base units as decimal strings. */
+export const OrderAllowanceView = Schema.Struct({
+  token: Schema.String,
+  spender: Schema.String,
+  required: ChainInteger,
+  current: ChainInteger
+})
+
 /** A limit order on the wire (docs/reference/http-api.md#limit-orders). */
 export const OrderView = Schema.Struct({
   id: Schema.String,
@@ -26,8 +60,20 @@ export const OrderView = Schema.Struct({
   network: Network,
   /** Who signed: a base58 ed25519 public key on solana, a checksummed address on the EVM networks. */
   signer: Schema.String,
-  /** The signer's signature over the order (docs/orders.md, "Signing"), made at creation. */
-  signature: Schema.String,
+  /**
+   * The signer's signature over the order (docs/orders.md, "Signing"), made at creation; null while
+   * an external wallet's order waits for its owner to sign `typedData` (live mode).
+   */
+  signature: Schema.NullOr(Schema.String),
+  /** Live mode: the contract that fills the order, the `verifyingContract` of its EIP-712 domain. */
+  verifyingContract: Schema.optionalKey(Schema.String),
+  /**
+   * Live mode, an external wallet's order: the exact payload `eth_signTypedData_v4` takes (uint256
+   * values as decimal strings); the owner answers `POST /orders/{id}/signature`.
+   */
+  typedData: Schema.optionalKey(OrderTypedDataView),
+  /** Live mode, an external wallet's order: the ERC-20 approval of `tokenIn` the contract needs, or null. */
+  allowance: Schema.optionalKey(Schema.NullOr(OrderAllowanceView)),
   /** The wallet whose funds back the order. */
   walletAddress: Schema.String,
   createdAt: IsoDateTime,
@@ -58,6 +104,20 @@ export const orderView = (tokens: TokenCatalog) => (order: OrderRecord): OrderVi
     network: order.network,
     signer: order.signer,
     signature: order.signature,
+    ...(order.verifyingContract === undefined ? {} : { verifyingContract: order.verifyingContract }),
+    ...(order.typedData === undefined ? {} : { typedData: order.typedData }),
+    ...(order.allowance === undefined
+      ? {}
+      : {
+        allowance: order.allowance === null
+          ? null
+          : {
+            token: order.allowance.token,
+            spender: order.allowance.spender,
+            required: order.allowance.required.toString(),
+            current: order.allowance.current.toString()
+          }
+      }),
     walletAddress: order.walletAddress,
     createdAt: toIso(order.createdAt),
     expiresAt: isoOrNull(order.expiresAt),

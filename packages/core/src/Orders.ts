@@ -16,6 +16,7 @@ import { DomainEvents } from "./DomainEvents.ts"
 import {
   InsufficientBalance,
   InvalidToken,
+  OrderNotAwaitingSignature,
   OrderNotCancellable,
   OrderNotFound,
   ValidationFailed,
@@ -24,7 +25,7 @@ import {
 import { IdGenerator } from "./Ids.ts"
 import { MarketClock } from "./MarketClock.ts"
 import { parseAmount, platformFee } from "./Money.ts"
-import { isOpen, limitPriceOf, type OrderRecord } from "./Order.ts"
+import { awaitsSignature, isOpen, limitPriceOf, type OrderRecord } from "./Order.ts"
 import { OrderIndex } from "./OrderIndex.ts"
 import { applyOrderEvent, cancelOrder, OrderEvent } from "./OrderMachine.ts"
 import { OrderSigner, type OrderTerms } from "./OrderSigning.ts"
@@ -40,6 +41,14 @@ import { Wallets } from "./Wallets.ts"
 
 /** What placing an order can fail with, each a client's fact with its public code. */
 export type CreateOrderError = ValidationFailed | InvalidToken | WalletNotConnected | InsufficientBalance
+
+/**
+ * How long an external wallet's order waits for its owner's signature before it expires: 10
+ * minutes (docs/live.md, "External wallets' limit orders"); only tests shorten it.
+ */
+export const UnsignedOrderTimeout = Context.Reference<number>("@swapdesk/core/UnsignedOrderTimeout", {
+  defaultValue: () => 10 * 60_000
+})
 
 /** The terms an order's signature covers. */
 export const termsOf = (order: OrderRecord): OrderTerms => ({
@@ -59,6 +68,15 @@ export class Orders extends Context.Service<Orders, {
     accountId: string,
     query: ListOrdersQuery
   ) => Effect.Effect<Page<OrderRecord>, ValidationFailed | InvalidToken>
+  /**
+   * The owner's signature for an order created unsigned: it opens the order when it recovers to
+   * the wallet, else `ValidationFailed` on `signature`.
+   */
+  readonly submitSignature: (
+    accountId: string,
+    id: string,
+    signature: string
+  ) => Effect.Effect<OrderRecord, OrderNotFound | OrderNotAwaitingSignature | ValidationFailed>
   /** Cancels an open order and releases its funds. */
   readonly cancel: (accountId: string, id: string) => Effect.Effect<OrderRecord, OrderNotFound | OrderNotCancellable>
   /** The watcher: expires due orders and starts the fills the market at `at` allows. */
@@ -82,6 +100,12 @@ export class Orders extends Context.Service<Orders, {
       const book = yield* OrderIndex
       const tokens = yield* TokenRegistry
       const viewOf = orderView(tokens)
+      const unsignedTimeout = yield* UnsignedOrderTimeout
+      // The orders waiting for their owner's signature, by id, with the instant they expire unsigned.
+      const awaiting = new Map<string, number>()
+      for (const order of yield* repository.open) {
+        if (awaitsSignature(order)) awaiting.set(order.id, order.signatureDueAt ?? order.createdAt + unsignedTimeout)
+      }
 
       const publish = (type: string, order: OrderRecord) =>
         events.publish({ type, accountId: order.accountId, data: viewOf(order) })
@@ -133,12 +157,22 @@ export class Orders extends Context.Service<Orders, {
             walletAddress: wallet.value.address,
             signer: signed.signer,
             signature: signed.signature,
+            ...(signed.verifyingContract === undefined ? {} : { verifyingContract: signed.verifyingContract }),
+            ...(signed.signature === null
+              ? {
+                typedData: signed.typedData,
+                allowance: signed.allowance ?? null,
+                signatureDueAt: now + unsignedTimeout
+              }
+              : {}),
             createdAt: now,
             tradeId: null,
             closedAt: null
           }
           yield* repository.insert(order)
-          book.add({ ...order, limitPrice: limitPriceOf(order, tokens) })
+          // An unsigned order keeps its hold but is not watched until its owner signs it.
+          if (order.signature === null) awaiting.set(order.id, order.signatureDueAt!)
+          else book.add({ ...order, limitPrice: limitPriceOf(order, tokens) })
           yield* publish("order.created", order)
           return order
         }))
@@ -160,6 +194,7 @@ export class Orders extends Context.Service<Orders, {
       const close = Effect.fnUntraced(function*(order: OrderRecord, event: OrderEvent, type: string) {
         const next = applyOrderEvent(order, event)
         book.remove(order.id)
+        awaiting.delete(order.id)
         yield* wallets.release(order.id)
         yield* repository.update(next)
         yield* publish(type, next)
@@ -175,6 +210,30 @@ export class Orders extends Context.Service<Orders, {
         }))
       })
 
+      const submitSignature = Effect.fn("Orders.submitSignature")(
+        function*(accountId: string, id: string, signature: string) {
+          return yield* lock.withPermits(1)(Effect.gen(function*() {
+            const order = yield* get(accountId, id)
+            if (!awaitsSignature(order)) return yield* new OrderNotAwaitingSignature({ id })
+            const valid = /^0x[0-9a-fA-F]{130}$/.test(signature) &&
+              (yield* signer.verify(accountId, termsOf(order), { signer: order.signer, signature }))
+            if (!valid) {
+              return yield* new ValidationFailed({
+                details: [{
+                  path: "signature",
+                  message: "must be the wallet's EIP-712 signature over the order's typedData"
+                }]
+              })
+            }
+            const signed: OrderRecord = { ...order, signature }
+            awaiting.delete(id)
+            yield* repository.update(signed)
+            book.add({ ...signed, limitPrice: limitPriceOf(signed, tokens) })
+            return signed
+          }))
+        }
+      )
+
       const openOrder = Effect.fnUntraced(function*(id: string) {
         const order = yield* repository.getById(id)
         // The index holds only open orders: anything else is a defect.
@@ -189,7 +248,8 @@ export class Orders extends Context.Service<Orders, {
         const order = yield* openOrder(id)
         const quote = yield* chain.quote(order)
         if (quote.grossOut - platformFee(quote.grossOut) < order.minAmountOut) return
-        const valid = yield* signer.verify(order.accountId, termsOf(order), order)
+        const valid = order.signature !== null &&
+          (yield* signer.verify(order.accountId, termsOf(order), { signer: order.signer, signature: order.signature }))
         if (!valid) {
           yield* close(order, OrderEvent.Fail({ at }), "order.failed")
           return
@@ -201,7 +261,19 @@ export class Orders extends Context.Service<Orders, {
       })
 
       const observe = (at: number) =>
-        book.size === 0 ? Effect.void : lock.withPermits(1)(Effect.gen(function*() {
+        book.size === 0 && awaiting.size === 0 ? Effect.void : lock.withPermits(1)(Effect.gen(function*() {
+          // Unsigned orders past their signing window (or their own expiry) expire; their hold goes back.
+          for (const [id, due] of Array.from(awaiting)) {
+            const order = yield* repository.getById(id)
+            if (Option.isNone(order) || !awaitsSignature(order.value)) {
+              awaiting.delete(id)
+              continue
+            }
+            const expiresAt = order.value.expiresAt
+            if (due <= at || (expiresAt !== null && expiresAt <= at)) {
+              yield* close(order.value, OrderEvent.Expire({ at }), "order.expired")
+            }
+          }
           for (const id of book.dueExpiries(at)) {
             yield* close(yield* openOrder(id), OrderEvent.Expire({ at }), "order.expired")
           }
@@ -244,7 +316,7 @@ export class Orders extends Context.Service<Orders, {
         }))
       })
 
-      return { create, get, list, cancel, observe, settle }
+      return { create, get, list, submitSignature, cancel, observe, settle }
     })
   )
 }

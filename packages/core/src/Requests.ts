@@ -248,6 +248,15 @@ export const TradeApprovalBody = Schema.Union([
 })
 export type TradeApprovalBody = typeof TradeApprovalBody.Type
 
+/**
+ * `POST /orders/{id}/signature`: an external wallet's EIP-712 signature over its order's
+ * `typedData` (docs/live.md, "External wallets' limit orders").
+ */
+export const SubmitOrderSignatureBody = Schema.Struct({ signature: Schema.String }).annotate({
+  examples: [{ signature: `0x${"ab".repeat(64)}1b` }]
+})
+export type SubmitOrderSignatureBody = typeof SubmitOrderSignatureBody.Type
+
 export const CreateOrderBody = Schema.Struct({
   ...swapTerms,
   minAmountOut: DecimalAmount,

@@ -273,7 +273,8 @@ export class Trades extends Context.Service<Trades, {
             tokenOut: order.tokenOut,
             amountIn: order.amountIn,
             minAmountOut: order.minAmountOut,
-            order: { id: order.id, signature: order.signature, expiresAt: order.expiresAt }
+            // Only a signed order is watched, so only a signed order fills.
+            order: { id: order.id, signature: order.signature!, expiresAt: order.expiresAt }
           })
           const trade = immediate.reduce(applyTradeEvent, created)
           yield* repository.insert(trade)

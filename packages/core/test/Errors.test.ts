@@ -21,6 +21,7 @@ import {
   InsufficientScope,
   invalid,
   InvalidToken,
+  OrderNotAwaitingSignature,
   OrderNotCancellable,
   OrderNotFound,
   PriceFromHistory,
@@ -71,8 +72,8 @@ const simulatorOnly: Record<string, number> = {
   PRICE_FROM_HISTORY: 409
 }
 
-/** Codes for limits the contract leaves open (docs/decisions.md): the per-account API key limit. */
-const decidedHere: Record<string, number> = { API_KEY_LIMIT_EXCEEDED: 403 }
+/** Codes the contract leaves open (docs/decisions.md): the per-account API key limit, a signature for an order not awaiting one. */
+const decidedHere: Record<string, number> = { API_KEY_LIMIT_EXCEEDED: 403, ORDER_NOT_AWAITING_SIGNATURE: 409 }
 
 /**
  * Codes for HTTP-level refusals the contract names only by status (docs/reference/errors.md#http-level-codes):
@@ -100,6 +101,7 @@ const instances: ReadonlyArray<DomainError> = [
   new WebhookNotFound({ id: "whk_x" }),
   new OrderNotCancellable({ id: "ord_x", status: "confirmed" }),
   new TradeNotAwaitingApproval({ id: "trd_x" }),
+  new OrderNotAwaitingSignature({ id: "ord_x" }),
   new ClockNotManual(),
   new PriceFromHistory({ token: "SOL" }),
   new IdempotencyConflict({ reason: "the first request with this Idempotency-Key is still in flight" }),

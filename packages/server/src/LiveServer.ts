@@ -8,7 +8,13 @@
  * (`live/LiveRuntime.ts`); the records are kept in the SQL store, seeded with the file's accounts
  * and keys (`live/LiveSeed.ts`).
  */
-import { type ChannelTransport, DomainLive, rateLimitsPerMinute, type WebhookTransport } from "@swapdesk/core"
+import {
+  type ChannelTransport,
+  DomainLive,
+  rateLimitsPerMinute,
+  UnsignedOrderTimeout,
+  type WebhookTransport
+} from "@swapdesk/core"
 import {
   ChainIndex,
   type DelegatedSigner,
@@ -57,6 +63,8 @@ export interface LiveAppOptions<E> {
   readonly followers?: LiveFollowerOptions | undefined
   /** How long an external wallet's swap waits for its owner: 10 minutes unless given (tests shorten it). */
   readonly approvalTimeoutMs?: number | undefined
+  /** How long an external wallet's order waits for its signature: 10 minutes unless given (tests shorten it). */
+  readonly unsignedOrderTimeoutMs?: number | undefined
 }
 
 /**
@@ -127,7 +135,10 @@ export const liveApp = <E>(config: LiveConfig, options: LiveAppOptions<E>) => {
     ...(options.approvalTimeoutMs === undefined ? {} : { approvalTimeoutMs: options.approvalTimeoutMs })
   })
   const world = Layer.mergeAll(followers, layerLiveMarketObserver(config)).pipe(
-    Layer.provideMerge(DomainLive.pipe(Layer.provideMerge(Layer.merge(ports, market))))
+    Layer.provideMerge(DomainLive.pipe(
+      Layer.provideMerge(Layer.merge(ports, market)),
+      Layer.provide(Layer.succeed(UnsignedOrderTimeout, options.unsignedOrderTimeoutMs ?? 10 * 60_000))
+    ))
   )
   const handlers = ContractHandlers.pipe(
     Layer.provide(Layer.succeed(Backend, "live")),

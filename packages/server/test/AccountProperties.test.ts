@@ -261,7 +261,8 @@ describe("limit orders over random market walks", () => {
         const repository = yield* OrderRepository
         const control = yield* SimulatorControl
         const order = yield* Effect.orDie(orders.create(ACCOUNT, yield* orderBody("SOL", 2, 1.05)))
-        const forged = order.signature.slice(0, -2) + (order.signature.endsWith("1") ? "2" : "1")
+        const signature = order.signature!
+        const forged = signature.slice(0, -2) + (signature.endsWith("1") ? "2" : "1")
         yield* repository.update({ ...order, signature: forged })
         const price = (yield* (yield* PriceFeed).priceUsd("SOL")).mul(1.3).toNumber()
         yield* Effect.orDie(control.setPrice("SOL", price))

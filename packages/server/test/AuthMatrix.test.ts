@@ -92,7 +92,8 @@ const aliceView = (prefix: string, id: string) =>
 /** A body each PATCH, PUT or POST route with an id takes, so that only the owner decides the answer. */
 const validBodies: Record<string, unknown> = {
   "PATCH /v1/alerts/:id": { status: "disabled" },
-  "POST /v1/trades/:id/approval": { reject: true }
+  "POST /v1/trades/:id/approval": { reject: true },
+  "POST /v1/orders/:id/signature": { signature: `0x${"ab".repeat(65)}` }
 }
 
 /** A key of Alice's with every scope, revoked. */

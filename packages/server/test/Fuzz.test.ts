@@ -55,6 +55,11 @@ const RAW_REQUESTS = 1_000
 
 /** The definition's endpoints, by HttpApi.reflect, in the document's `METHOD /path/{param}` form. */
 const definedRoutes: Array<string> = []
+/**
+ * Routes whose success needs live mode: an order awaiting its external wallet's signature, which
+ * the simulator never creates (its wallets sign at creation). Their refusals are still checked.
+ */
+const liveOnlySuccess = new Set(["POST /v1/orders/{id}/signature"])
 /** Each endpoint's success schemas: a success body must decode with one of them, with no field left over. */
 const successSchemas = new Map<string, ReadonlyArray<Schema.Top>>()
 HttpApi.reflect(SimulatorBackedApi, {
@@ -282,7 +287,8 @@ for (const store of stores) {
 
             // The run reached every route, and valid requests succeeded on most of them.
             assert.sameMembers([...perRoute.keys()], definedRoutes)
-            const neverOk = [...perRoute].filter(([, t]) => t.ok === 0).map(([route]) => route)
+            const neverOk = [...perRoute].filter(([route, t]) => t.ok === 0 && !liveOnlySuccess.has(route))
+              .map(([route]) => route)
             assert.deepStrictEqual(neverOk, [], `routes no request succeeded on: ${JSON.stringify([...perRoute])}`)
             for (const code of ["VALIDATION_ERROR", "MALFORMED_JSON", "UNAUTHORIZED", "INSUFFICIENT_SCOPE"]) {
               assert.isAbove(byCode.get(code) ?? 0, 0, `some request was refused with ${code}`)

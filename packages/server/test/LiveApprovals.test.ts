@@ -10,7 +10,7 @@
 // unanswered past the (shortened) approval timeout fails `APPROVAL_TIMEOUT`. A swap between two
 // listed tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`, for a quote and a trade.
 // A trade awaiting approval when the server restarts still times out, and its hold is released. An
-// order the external wallet cannot have signed at creation (not built yet) leaves no hold behind.
+// external wallet's order, created unsigned, holds its funds until it is cancelled.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig } from "@swapdesk/evm"
 import {
@@ -319,7 +319,7 @@ describe("an external wallet's trade on the live server", () => {
     assert.strictEqual(trade.json.error.details[0].path, "tokenOut")
   }, 30_000)
 
-  it("leaves no hold behind an order its external wallet cannot have signed yet", async () => {
+  it("holds an unsigned order's funds from its creation until it is cancelled", async () => {
     const balance = await deployer.readContract({
       address: market.tokens["USDC"]!.address,
       abi: erc20Abi,
@@ -334,7 +334,12 @@ describe("an external wallet's trade on the live server", () => {
       minAmountOut: "1",
       network: "ethereum"
     })
-    assert.notStrictEqual(order.status, 201, JSON.stringify(order.json))
+    assert.strictEqual(order.status, 201, JSON.stringify(order.json))
+    assert.isNull(order.json.data.signature)
+    const held = await call("POST", "/v1/trades", { tokenIn: "USDC", tokenOut: "LINK", amountIn, network: "ethereum" })
+    assert.strictEqual(held.json.error?.code, "INSUFFICIENT_BALANCE", JSON.stringify(held.json))
+    const cancelled = await call("DELETE", `/v1/orders/${order.json.data.id}`)
+    assert.strictEqual(cancelled.status, 200, JSON.stringify(cancelled.json))
     const all = await call("POST", "/v1/trades", { tokenIn: "USDC", tokenOut: "LINK", amountIn, network: "ethereum" })
     assert.strictEqual(all.status, 201, JSON.stringify(all.json))
     await call("POST", `/v1/trades/${all.json.data.id}/approval`, { reject: true })

@@ -5,6 +5,7 @@
  * from the stored pending trades and open orders: free = on-chain balance − reserved.
  */
 import {
+  awaitsSignature,
   type Balance,
   InsufficientBalance,
   isOpen,
@@ -43,8 +44,9 @@ export const restoreHolds = (state: LiveStateShape) =>
         if (page.items.length < pageSize) break
       }
     }
+    // An order waiting for its owner's signature holds its funds too (docs/decisions.md).
     for (const order of yield* orders.open) {
-      if (!isOpen(order)) continue
+      if (!isOpen(order) && !awaitsSignature(order)) continue
       state.holds.set(order.id, {
         holdId: order.id,
         accountId: order.accountId,

@@ -265,8 +265,11 @@ describe("LiveOrderSigner", () => {
     expect(recovered).toBe(wallet)
     const [valid, otherTerms] = await runtime.runPromise(OrderSigner.use((s) =>
       Effect.all([
-        s.verify("acct_live", terms, signed),
-        s.verify("acct_live", { ...terms, minAmountOut: terms.minAmountOut - 1n }, signed)
+        s.verify("acct_live", terms, { signer: signed.signer, signature: signed.signature! }),
+        s.verify("acct_live", { ...terms, minAmountOut: terms.minAmountOut - 1n }, {
+          signer: signed.signer,
+          signature: signed.signature!
+        })
       ])
     ))
     expect(valid).toBe(true)

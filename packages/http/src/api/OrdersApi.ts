@@ -1,11 +1,20 @@
 /**
  * `/v1/orders`: limit orders signed by the wallet (scope `trade` to place or cancel, `read` to look).
  */
-import { CreateOrderBody, ListOrdersQuery, OrderListView, OrderView } from "@swapdesk/core"
+import { CreateOrderBody, ListOrdersQuery, OrderListView, OrderView, SubmitOrderSignatureBody } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import { creation, documented, IdempotencyKeyHeader, idExample, itemRoute, queryRoute, ResourceId } from "./Routes.ts"
+import {
+  creation,
+  documented,
+  IdempotencyKeyHeader,
+  idExample,
+  itemRoute,
+  jsonBody,
+  queryRoute,
+  ResourceId
+} from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
 const orderId = idExample("ord_8fKq2ZxW4nLp7RtY3bVc")
@@ -33,6 +42,19 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       summary: "Read one limit order",
       examples: orderId
     }),
+    HttpApiEndpoint.post("signature", "/v1/orders/:id/signature", {
+      params: ResourceId,
+      ...jsonBody(SubmitOrderSignatureBody, BadRequest, NotFound, Conflict),
+      success: Envelope(OrderView)
+    }).annotateMerge(documented({
+      scope: "trade",
+      summary:
+        "Live mode: an external wallet's EIP-712 signature over its order's typedData; opens the order when it recovers to the wallet",
+      examples: {
+        parameters: { id: "ord_8fKq2ZxW4nLp7RtY3bVc" },
+        body: { signature: `0x${"ab".repeat(64)}1b` }
+      }
+    })),
     HttpApiEndpoint.delete("cancel", "/v1/orders/:id", {
       params: ResourceId,
       success: Envelope(OrderView),

@@ -21,5 +21,9 @@ export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>
       .handle("create", (request) => create("POST /v1/orders", request, orders.create, viewOf))
       .handle("list", ({ query }) => forAccount((account) => respond(orders.list(account, query), listView)))
       .handle("get", ({ params }) => forAccount((account) => respond(orders.get(account, params.id), viewOf)))
+      .handle("signature", ({ params, payload }) =>
+        forAccount((account) =>
+          respond(orders.submitSignature(account, params.id, payload.signature), viewOf)
+        ))
       .handle("cancel", ({ params }) => forAccount((account) => respond(orders.cancel(account, params.id), viewOf)))
   }))

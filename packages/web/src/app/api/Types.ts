@@ -154,7 +154,19 @@ export interface Order {
   readonly limitPrice: string
   readonly network: string
   readonly signer: string
-  readonly signature: string
+  /** Null while an external wallet's order waits for its owner's signature (live mode). */
+  readonly signature: string | null
+  /** Live mode: the contract that fills the order (its EIP-712 domain's `verifyingContract`). */
+  readonly verifyingContract?: string
+  /** Live mode, an external wallet's unsigned order: the `eth_signTypedData_v4` payload. */
+  readonly typedData?: unknown
+  /** Live mode, an external wallet's order: the ERC-20 approval the contract needs, or null. */
+  readonly allowance?: {
+    readonly token: string
+    readonly spender: string
+    readonly required: string
+    readonly current: string
+  } | null
   readonly walletAddress: string
   readonly createdAt: string
   readonly expiresAt: string | null

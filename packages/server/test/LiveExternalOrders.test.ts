@@ -1,0 +1,331 @@
+// Proves an external wallet's limit order end to end through the HTTP API of the live server, in
+// process on one anvil node (Uniswap V2, the demo tokens, the project's contract) with the network's
+// executor key and no key for the wallet: the order is created unsigned with the exact
+// `eth_signTypedData_v4` payload (domain with the contract as `verifyingContract`), the contract as
+// `verifyingContract` and the USDC allowance the contract lacks; a signature by another key over that
+// payload is refused `400 VALIDATION_ERROR` naming `signature`; the owner's viem `signTypedData` over
+// exactly the served payload opens it (a second signature is `409 ORDER_NOT_AWAITING_SIGNATURE`);
+// the owner approves the contract, a swap pushes the pool, and the executor's `fillOrder` fills it
+// with the wallet's own USDC; an order left unsigned expires after the (shortened) signing window.
+// After a restart on the same records, an unsigned order still takes its owner's signature over the
+// stored payload and fills (its hold rebuilt), and another still expires, its hold freed.
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { layerMemoryRepositories } from "@swapdesk/core"
+import {
+  decodeLiveConfig,
+  deploySwapdeskRouter,
+  type LiveConfig,
+  readDelegatedSigners,
+  readExecutorSigners,
+  swapTransaction
+} from "@swapdesk/evm"
+import {
+  type Anvil,
+  type DemoMarket,
+  deployDemoMarket,
+  devAccount,
+  devMnemonic,
+  type DevnetClient,
+  devnetClient,
+  mintDemoToken,
+  startAnvil
+} from "@swapdesk/evm/devnet"
+import { serve } from "@swapdesk/http"
+import type { SimulatorRepositories } from "@swapdesk/simulator"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits, toHex } from "viem"
+import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts"
+import { afterAll, assert, beforeAll, describe, it } from "vitest"
+import { liveApp } from "../src/LiveServer.ts"
+
+const KEY = `sd_live_${"e1X2t3E4r5".repeat(4)}`
+const keyOf = (index: number) => toHex(mnemonicToAccount(devMnemonic, { addressIndex: index }).getHdKey().privateKey!)
+const walletIndex = 8
+const strangerIndex = 9
+const wallet = devAccount(walletIndex).address
+const executorIndex = 1
+
+/** The signing window, shortened from 10 minutes so that an unsigned order expires within the test. */
+const UNSIGNED_TIMEOUT_MS = 15_000
+
+let anvil: Anvil
+let deployer: DevnetClient
+let market: DemoMarket
+let contract: Address
+let config: LiveConfig
+let baseUrl: string
+let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
+/** The records, kept across a restart of the server. */
+let repositories: SimulatorRepositories<never>
+
+const startServer = async () => {
+  const env = { EXECUTOR_KEY: keyOf(executorIndex) }
+  const server = createServer()
+  const app = liveApp(config, {
+    signers: Effect.runSync(readDelegatedSigners(config, env)),
+    executors: Effect.runSync(readExecutorSigners(config, env)),
+    repositories,
+    followers: { pollIntervalMs: 200 },
+    unsignedOrderTimeoutMs: UNSIGNED_TIMEOUT_MS
+  })
+  runtime = ManagedRuntime.make(
+    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
+  ) as never
+  await runtime.runPromise(Effect.void)
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+const call = async (method: string, path: string, body?: unknown) => {
+  const response = await fetch(baseUrl + path, {
+    method,
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  return { status: response.status, json: await response.json() as any }
+}
+
+const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 30_000): Promise<A> => {
+  const start = Date.now()
+  for (;;) {
+    const value = await read()
+    if (done(value)) return value
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${JSON.stringify(value)}`)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+}
+
+const place = async () => {
+  const created = await call("POST", "/v1/orders", {
+    tokenIn: "USDC",
+    tokenOut: "LINK",
+    amountIn: "100",
+    minAmountOut: "7.3",
+    network: "ethereum"
+  })
+  assert.strictEqual(created.status, 201, JSON.stringify(created.json))
+  return created.json.data
+}
+
+const orderOf = async (id: string) => (await call("GET", `/v1/orders/${id}`)).json.data
+
+const usdcOf = (address: Address) =>
+  deployer.readContract({
+    address: market.tokens["USDC"]!.address,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [address]
+  })
+
+beforeAll(async () => {
+  anvil = await startAnvil({ chainId: 1 })
+  deployer = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
+  market = await deployDemoMarket(deployer, {
+    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
+    ethPrice: "3000",
+    depth: 10_000_000n,
+    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
+  })
+  contract = await deploySwapdeskRouter(deployer, {
+    router: market.uniswap.router,
+    weth: market.uniswap.weth,
+    executor: devAccount(executorIndex).address,
+    feeRecipient: devAccount(3).address,
+    owner: deployer.account.address
+  })
+  await mintDemoToken(deployer, market.tokens["USDC"]!.address, wallet, parseUnits("10000", 6))
+  config = decodeLiveConfig({
+    networks: {
+      ethereum: {
+        rpcUrl: anvil.rpcUrl,
+        chainId: 1,
+        confirmations: 1,
+        startBlock: 0,
+        dex: { kind: "uniswap-v2", ...market.uniswap },
+        quoteToken: "USDC",
+        feeRecipient: devAccount(3).address,
+        executorKeyEnv: "EXECUTOR_KEY",
+        tokens: [
+          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
+          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
+          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
+        ],
+        contracts: { swapdeskRouter: contract }
+      }
+    },
+    accounts: [{
+      id: "acct_external_orders",
+      plan: "pro",
+      apiKeys: [{ name: "all", key: KEY, scopes: ["read", "trade"] }],
+      wallets: [{ network: "ethereum", address: wallet }]
+    }]
+  })
+  await deployer.request({ method: "evm_setIntervalMining", params: [1] } as never)
+  repositories = Layer.succeedContext(await Effect.runPromise(Layer.build(layerMemoryRepositories).pipe(Effect.scoped)))
+  await startServer()
+}, 120_000)
+
+afterAll(async () => {
+  await runtime?.dispose()
+  await anvil?.stop()
+})
+
+const sign = (index: number, typedData: any) => privateKeyToAccount(keyOf(index)).signTypedData(typedData)
+
+describe("an external wallet's limit order on the live server", () => {
+  it("is created unsigned with its typed data, opens with the owner's signature, and fills", async () => {
+    const order = await place()
+    const unsigned = await place()
+    assert.strictEqual(order.status, "pending")
+    assert.isNull(order.signature)
+    assert.strictEqual(order.signer, wallet)
+    assert.strictEqual(order.verifyingContract, contract)
+    assert.deepStrictEqual(order.allowance, {
+      token: market.tokens["USDC"]!.address,
+      spender: contract,
+      required: "100000000",
+      current: "0"
+    })
+    assert.deepStrictEqual(order.typedData.domain, {
+      name: "swapdesk",
+      version: "1",
+      chainId: 1,
+      verifyingContract: contract
+    })
+    assert.strictEqual(order.typedData.primaryType, "Order")
+    assert.deepStrictEqual(order.typedData.types.EIP712Domain.map((f: any) => f.name), [
+      "name",
+      "version",
+      "chainId",
+      "verifyingContract"
+    ])
+    assert.deepStrictEqual(order.typedData.message, {
+      id: order.id,
+      maker: wallet,
+      tokenIn: market.tokens["USDC"]!.address,
+      tokenOut: market.tokens["LINK"]!.address,
+      amountIn: "100000000",
+      minAmountOut: "7300000000000000000",
+      expiresAt: "0"
+    })
+    // The read answers the same payload.
+    assert.deepStrictEqual((await orderOf(order.id)).typedData, order.typedData)
+
+    // Another key's signature over the same payload does not open it.
+    const forged = await call("POST", `/v1/orders/${order.id}/signature`, {
+      signature: await sign(strangerIndex, order.typedData)
+    })
+    assert.strictEqual(forged.status, 400, JSON.stringify(forged.json))
+    assert.strictEqual(forged.json.error.code, "VALIDATION_ERROR")
+    assert.strictEqual(forged.json.error.details[0].path, "signature")
+    assert.isNull((await orderOf(order.id)).signature)
+
+    const signature = await sign(walletIndex, order.typedData)
+    const opened = await call("POST", `/v1/orders/${order.id}/signature`, { signature })
+    assert.strictEqual(opened.status, 200, JSON.stringify(opened.json))
+    assert.strictEqual(opened.json.data.signature, signature)
+    assert.strictEqual(opened.json.data.status, "pending")
+    const again = await call("POST", `/v1/orders/${order.id}/signature`, { signature })
+    assert.strictEqual(again.status, 409, JSON.stringify(again.json))
+    assert.strictEqual(again.json.error.code, "ORDER_NOT_AWAITING_SIGNATURE")
+
+    // The owner approves the contract for USDC, as the order's `allowance` asks.
+    const owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(walletIndex))
+    await owner.waitForTransactionReceipt({
+      hash: await owner.writeContract({
+        address: order.allowance.token,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [order.allowance.spender, maxUint256]
+      })
+    })
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    assert.strictEqual((await orderOf(order.id)).status, "pending")
+    const usdcBefore = await usdcOf(wallet)
+
+    // Another account sells LINK into the pool: LINK gets about 20% cheaper.
+    const link = market.tokens["LINK"]!.address
+    const sold = parseUnits("80000", 18)
+    await mintDemoToken(deployer, link, deployer.account.address, sold)
+    await deployer.waitForTransactionReceipt({
+      hash: await deployer.writeContract({
+        address: link,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [contract, maxUint256]
+      })
+    })
+    const push = swapTransaction({
+      from: deployer.account.address,
+      tokenIn: link,
+      tokenOut: market.tokens["USDC"]!.address,
+      amountIn: sold,
+      minAmountOut: 0n,
+      path: [link, market.tokens["USDC"]!.address],
+      deadline: BigInt(Math.floor(Date.now() / 1000) + 600)
+    })
+    await deployer.waitForTransactionReceipt({
+      hash: await deployer.sendTransaction({ to: contract, data: push.data, value: push.value })
+    })
+
+    const done = await until(() => orderOf(order.id), (o) => o.status !== "pending", 40_000)
+    assert.strictEqual(done.status, "confirmed", JSON.stringify(done))
+    const trade = (await call("GET", `/v1/trades/${done.tradeId}`)).json.data
+    assert.strictEqual(trade.status, "confirmed", JSON.stringify(trade))
+    assert.strictEqual(trade.orderId, order.id)
+    assert.isAtLeast(Number(trade.amountOut), 7.3)
+    assert.strictEqual(usdcBefore - (await usdcOf(wallet)), parseUnits("100", 6))
+    const sent = await deployer.getTransaction({ hash: trade.txHash as Hex })
+    assert.strictEqual(getAddress(sent.from), devAccount(executorIndex).address)
+    const receipt = await deployer.getTransactionReceipt({ hash: trade.txHash as Hex })
+    assert.strictEqual(receipt.status, "success")
+
+    // The order left unsigned saw the same prices, never filled, and expired with its signing window.
+    const expired = await until(() => orderOf(unsigned.id), (o) => o.status !== "pending", 30_000)
+    assert.strictEqual(expired.status, "expired", JSON.stringify(expired))
+    assert.isNull(expired.tradeId)
+    assert.isNull(expired.signature)
+    const late = await call("POST", `/v1/orders/${unsigned.id}/signature`, {
+      signature: await sign(walletIndex, unsigned.typedData)
+    })
+    assert.strictEqual(late.status, 409, JSON.stringify(late.json))
+    // Its hold went back: only the filled order's 100 USDC left the wallet.
+    const portfolio = (await call("GET", "/v1/portfolio")).json.data
+    assert.strictEqual(portfolio.holdings.find((h: any) => h.token === "USDC").amount, "9900")
+  }, 120_000)
+})
+
+describe("an external wallet's unsigned order across a restart", () => {
+  it("still takes its owner's signature and fills, and one left unsigned still expires, its hold freed", async () => {
+    const signedLater = await place()
+    const left = await place()
+    await runtime.dispose()
+    await startServer()
+    const restored = await orderOf(signedLater.id)
+    assert.deepStrictEqual(restored.typedData, signedLater.typedData)
+    const opened = await call("POST", `/v1/orders/${signedLater.id}/signature`, {
+      signature: await sign(walletIndex, restored.typedData)
+    })
+    assert.strictEqual(opened.status, 200, JSON.stringify(opened.json))
+    // The market is already below its limit (the first test's push): once signed it fills, its hold
+    // rebuilt at the restart moving to the filling trade.
+    const filled = await until(() => orderOf(signedLater.id), (o) => o.status !== "pending", 40_000)
+    assert.strictEqual(filled.status, "confirmed", JSON.stringify(filled))
+    const expired = await until(() => orderOf(left.id), (o) => o.status !== "pending", UNSIGNED_TIMEOUT_MS + 15_000)
+    assert.strictEqual(expired.status, "expired", JSON.stringify(expired))
+    assert.isNull(expired.tradeId)
+    // Its hold was freed: the rest of the wallet's USDC can be ordered again.
+    const rest = await call("POST", "/v1/orders", {
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn: formatUnits(await usdcOf(wallet), 6),
+      minAmountOut: "1000000",
+      network: "ethereum"
+    })
+    assert.strictEqual(rest.status, 201, JSON.stringify(rest.json))
+  }, 90_000)
+})
