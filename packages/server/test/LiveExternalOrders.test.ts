@@ -10,7 +10,6 @@
 // After a restart on the same records, an unsigned order still takes its owner's signature over the
 // stored payload and fills (its hold rebuilt), and another still expires, its hold freed.
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { layerMemoryRepositories } from "@swapdesk/core"
 import {
   decodeLiveConfig,
   deploySwapdeskRouter,
@@ -31,10 +30,13 @@ import {
   startAnvil
 } from "@swapdesk/evm/devnet"
 import { serve } from "@swapdesk/http"
-import type { SimulatorRepositories } from "@swapdesk/simulator"
+import { SqlStore } from "@swapdesk/store"
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits, toHex } from "viem"
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
@@ -57,8 +59,16 @@ let contract: Address
 let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
-/** The records, kept across a restart of the server. */
-let repositories: SimulatorRepositories<never>
+/** The records (and the chain index) in a SQLite file, kept across a restart of the server. */
+let repositories: ReturnType<typeof sqliteStore>
+const sqliteStore = () =>
+  Layer.orDie(
+    SqlStore.layer(
+      SqlStore.parseDatabaseUrl(
+        `sqlite:${join(mkdtempSync(join(tmpdir(), "swapdesk-live-external-orders-")), "live.sqlite")}`
+      )
+    )
+  )
 
 const startServer = async () => {
   const env = { EXECUTOR_KEY: keyOf(executorIndex) }
@@ -165,7 +175,7 @@ beforeAll(async () => {
     }]
   })
   await deployer.request({ method: "evm_setIntervalMining", params: [1] } as never)
-  repositories = Layer.succeedContext(await Effect.runPromise(Layer.build(layerMemoryRepositories).pipe(Effect.scoped)))
+  repositories = sqliteStore()
   await startServer()
 }, 120_000)
 
