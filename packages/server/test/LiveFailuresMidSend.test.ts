@@ -277,13 +277,10 @@ describe("the live server killed while sending", () => {
       })
       assert.strictEqual(next.status, 201, JSON.stringify(next.json))
       seen.add(next.json.data.id)
-      assert.strictEqual(
-        (await waitForEnd(next.json.data.id)).status,
-        "confirmed",
-        "the wallet trades on after the dropped swap"
-      )
+      const confirmed = await waitForEnd(next.json.data.id)
+      assert.strictEqual(confirmed.status, "confirmed", "the wallet trades on after the dropped swap")
       const sent = await sentBy(devnet.wallet, firstBlock, await ethereum().getBlockNumber())
-      assert.deepStrictEqual(sent, [next.json.data.txHash], "only the next trade's swap is on chain")
+      assert.deepStrictEqual(sent, [confirmed.txHash], "only the next trade's swap is on chain")
       const nonceAfter = await ethereum().getTransactionCount({ address: devnet.wallet, blockTag: "pending" })
       assert.strictEqual(nonceAfter - nonceBefore, 1)
     },
