@@ -51,6 +51,14 @@ const kill = async (server: Server) => {
   await server.exited
 }
 
+/** A request's body. */
+const read = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = ""
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()))
+    request.on("end", () => resolve(body))
+  })
+
 /** What happens to `eth_sendRawTransaction` calls past the first `answered` ones. */
 type HeldSends = "forward" | "swallow"
 
@@ -62,12 +70,6 @@ const startRpcRelay = async (target: string) => {
   let answered = Number.POSITIVE_INFINITY
   let held: HeldSends = "forward"
   let sends = 0
-  const read = (request: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let body = ""
-      request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-      request.on("end", () => resolve(body))
-    })
   const forward = (body: string) =>
     fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
   const server: HttpServer = createServer((request: IncomingMessage, response: ServerResponse) => {
