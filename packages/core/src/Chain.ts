@@ -76,13 +76,30 @@ export interface ApprovalRequest {
   readonly expiresAt: number
 }
 
+/**
+ * A swap signed and about to be sent: its hash is known before the network hears of it, so the
+ * trade can be stored as broadcast first, and a process killed mid-send follows it on restart
+ * (docs/decisions.md, "Stored before it is sent").
+ */
+export interface SwapSending {
+  readonly at: number
+  readonly txHash: string
+  /** The wallet's ERC-20 approval sent just before the swap, whose gas the trade pays too. */
+  readonly approvalTxHash?: string
+}
+
 export class Chain extends Context.Service<Chain, {
   readonly quote: (request: SwapRequest) => Effect.Effect<SwapQuote>
   /**
    * Starts a swap's life. Answers the events that happen at once (with delegated signing: the
-   * broadcast); everything later arrives through `MarketReactor.onTradeEvent`.
+   * broadcast); everything later arrives through `MarketReactor.onTradeEvent`. A chain whose
+   * sending can be cut short by the process's end calls `beforeSending` with the signed swap
+   * before anything leaves, and sends nothing if it fails; one that answers at once may skip it.
    */
-  readonly submit: (intent: SwapIntent) => Effect.Effect<ReadonlyArray<TradeEvent>>
+  readonly submit: (
+    intent: SwapIntent,
+    beforeSending?: (sending: SwapSending) => Effect.Effect<void>
+  ) => Effect.Effect<ReadonlyArray<TradeEvent>>
   /**
    * The wallet's decision on a swap awaiting approval: broadcast it, or drop it and release its
    * hold. Answers the event to record; a signed transaction or hash that is not the prepared

@@ -59,4 +59,9 @@ export interface TradeRecord {
    * the portfolio's cost basis and realised PnL. Absent until then.
    */
   readonly tokenInPriceUsd?: string
+  /**
+   * The ERC-20 approval a delegated wallet sent just before the swap, when its allowance was
+   * short: its gas is part of `gasFee`, and a restart follows it with the swap.
+   */
+  readonly approvalTxHash?: string
 }

@@ -5,7 +5,7 @@
  * while trades wait for no other trade's chain calls (docs/decisions.md, "One lock per trade").
  */
 import { Context, Effect, Layer, Option, Result, Semaphore } from "effect"
-import { type ApprovalRequest, Chain, type SwapQuote, type TradeDecision } from "./Chain.ts"
+import { type ApprovalRequest, Chain, type SwapQuote, type SwapSending, type TradeDecision } from "./Chain.ts"
 import { DomainEvents } from "./DomainEvents.ts"
 import {
   InsufficientBalance,
@@ -37,7 +37,7 @@ import type { Token } from "./Token.ts"
 import { type TokenCatalog, TokenRegistry } from "./TokenRegistry.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
-import { applyTradeEvent, type TradeEvent } from "./TradeMachine.ts"
+import { applyTradeEvent, TradeEvent } from "./TradeMachine.ts"
 import { Wallets } from "./Wallets.ts"
 
 /** How long a quote is indicative for. */
@@ -216,6 +216,18 @@ export class Trades extends Context.Service<Trades, {
             failureReason: null,
             orderId: null
           }
+          // A chain that sends over a network stores the trade as broadcast before the swap leaves:
+          // a process killed mid-send then follows it by hash on restart, never losing a swap.
+          const stored: { trade?: TradeRecord } = {}
+          const beforeSending = (sending: SwapSending) =>
+            Effect.gen(function*() {
+              const sent = applyTradeEvent(created, TradeEvent.Broadcast({ at: sending.at, txHash: sending.txHash }))
+              const trade = sending.approvalTxHash === undefined
+                ? sent
+                : { ...sent, approvalTxHash: sending.approvalTxHash }
+              yield* repository.insert(trade)
+              stored.trade = trade
+            })
           const immediate = yield* chain.submit({
             tradeId: id,
             accountId,
@@ -226,9 +238,10 @@ export class Trades extends Context.Service<Trades, {
             tokenOut: swap.tokenOut.symbol,
             amountIn: swap.amountIn,
             minAmountOut: outcome.minAmountOut
-          })
-          const trade = immediate.reduce(applyTradeEvent, created)
-          yield* repository.insert(trade)
+          }, beforeSending)
+          // Stored before sending, the trade already holds the broadcast the chain answers.
+          const trade = stored.trade ?? immediate.reduce(applyTradeEvent, created)
+          if (stored.trade === undefined) yield* repository.insert(trade)
           yield* events.publish({ type: "trade.created", accountId, data: eventDataOf(trade) })
           return trade
         }))

@@ -11,6 +11,7 @@ import {
   expiresAtSeconds,
   type SwapIntent,
   type SwapQuote,
+  type SwapSending,
   type TradeDecision,
   type TradeEvent,
   TradeEvent as Events,
@@ -232,7 +233,16 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
   /** Tokens whose approval of the contract a wallet has already sent (a maximal one: never again). */
   const approved = new Set<string>()
 
-  const submitDelegated = (intent: SwapIntent, signer: DelegatedSigner) =>
+  /**
+   * Signs the wallet's approval (when its allowance is short) and its swap, has the trade stored
+   * with both hashes through `beforeSending`, then broadcasts them: a process killed mid-send
+   * leaves no transaction its store does not know (docs/decisions.md, "Stored before it is sent").
+   */
+  const submitDelegated = (
+    intent: SwapIntent,
+    signer: DelegatedSigner,
+    beforeSending: (sending: SwapSending) => Effect.Effect<void>
+  ) =>
     Effect.gen(function*() {
       yield* options.status.requireUp(intent.network)
       const context = networkContext(state, intent.network)
@@ -259,11 +269,10 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
         context.rpc.client.getTransactionCount({ address: from, blockTag: "pending" }))
       const sent = yield* state.nonces.withNonce(context.network, from, pendingCount, (nonce) =>
         Effect.gen(function*() {
-          const transactions: Array<Hash> = []
           const needsApproval = !approved.has(approvalKey) &&
             (yield* allowance(context, from, tokenIn)) < intent.amountIn
-          if (needsApproval) {
-            const signedApproval = yield* sign(context, signer, {
+          const signedApproval = needsApproval
+            ? yield* sign(context, signer, {
               to: tokenIn,
               data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [contract, maxUint256] }),
               value: 0n,
@@ -271,19 +280,8 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
               nonce,
               fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
             })
-            transactions.push(keccak256(signedApproval))
-            const refused = yield* context.rpc.broadcast(signedApproval).pipe(
-              Effect.as(false),
-              Effect.orElseSucceed(() =>
-                true
-              )
-            )
-            if (refused) {
-              return { result: { transactions, refused: true }, used: 0, resync: true }
-            }
-            approved.add(approvalKey)
-          }
-          // With the approval still pending, the node cannot estimate the swap: the figure stands in.
+            : undefined
+          // With the approval not yet mined, the node cannot estimate the swap: the figure stands in.
           const gas = needsApproval
             ? swapGasLimit(fallbackSwapGas(route.path.length - 1), route.path.length - 1)
             : (yield* swapGas(context, swap)).gasLimit
@@ -297,30 +295,54 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             nonce: swapNonce,
             fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
           })
-          transactions.push(keccak256(signedSwap))
+          const approvalHash = signedApproval === undefined ? undefined : keccak256(signedApproval)
+          const swapHash = keccak256(signedSwap)
+          const transactions: Array<Hash> = approvalHash === undefined ? [swapHash] : [approvalHash, swapHash]
+          // Nothing has left yet: a failure here leaves the nonce unused and the trade unstarted.
+          yield* beforeSending({
+            at: now,
+            txHash: swapHash,
+            ...(approvalHash === undefined ? {} : { approvalTxHash: approvalHash })
+          })
+          if (signedApproval !== undefined) {
+            const refused = yield* context.rpc.broadcast(signedApproval).pipe(
+              Effect.as(false),
+              Effect.orElseSucceed(() =>
+                true
+              )
+            )
+            if (refused) return { result: { transactions, swapHash, refused: true }, used: 0, resync: true }
+            approved.add(approvalKey)
+          }
           const failure = yield* context.rpc.broadcast(signedSwap).pipe(
             Effect.as(undefined),
             Effect.catch((error) => Effect.succeed(error))
           )
           return {
-            result: { transactions, refused: failure?._tag === "RpcRefused" },
+            result: { transactions, swapHash, refused: failure?._tag === "RpcRefused" },
             used: swapNonce - nonce + (failure === undefined ? 1 : 0),
             // A broadcast without an answer may or may not have reached the node: the node's count says.
             resync: failure !== undefined
           }
-        }))
-      const swapHash = sent.transactions[sent.transactions.length - 1]!
-      state.followed.set(intent.tradeId, {
-        tradeId: intent.tradeId,
-        accountId: intent.accountId,
-        network: context.network,
-        wallet: from,
-        transactions: sent.transactions,
-        sentAt: now,
-        refused: sent.refused,
-        ...holdOf(intent.tradeId)
-      })
-      return [Events.Broadcast({ at: now, txHash: swapHash })] satisfies ReadonlyArray<TradeEvent>
+        })).pipe(
+          Effect.tap((sent) =>
+            Effect.sync(() =>
+              state.followed.set(intent.tradeId, {
+                tradeId: intent.tradeId,
+                accountId: intent.accountId,
+                network: context.network,
+                wallet: from,
+                transactions: sent.transactions,
+                sentAt: now,
+                refused: sent.refused,
+                ...holdOf(intent.tradeId)
+              })
+            )
+          ),
+          // Once the trade is stored as broadcast, its swap is sent and followed whatever happens.
+          Effect.uninterruptible
+        )
+      return [Events.Broadcast({ at: now, txHash: sent.swapHash })] satisfies ReadonlyArray<TradeEvent>
     })
 
   const approvalTimeoutMs = options.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS
@@ -498,7 +520,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       return [Events.Broadcast({ at: now, txHash: sent.hash })] satisfies ReadonlyArray<TradeEvent>
     })
 
-  const submit: Chain["Service"]["submit"] = (intent) =>
+  const submit: Chain["Service"]["submit"] = (intent, beforeSending = () => Effect.void) =>
     Effect.suspend(() => {
       if (intent.order !== undefined) {
         const executor = state.executorOf(intent.network)
@@ -512,7 +534,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       if (signer === undefined) {
         return Effect.die(new Error(`${intent.accountId} has no signing key on ${intent.network}`))
       }
-      return submitDelegated(intent, signer)
+      return submitDelegated(intent, signer, beforeSending)
     }).pipe(
       Effect.orDie,
       // Nothing was broadcast (a network that is down, a quote that failed): the trade never starts,

@@ -137,7 +137,10 @@ export const layerLiveFollowers = (
         accountId: trade.accountId,
         network: trade.network as EvmNetwork,
         wallet: getAddress(trade.walletAddress),
-        transactions: [trade.txHash as Hash],
+        // The approval sent with the swap is followed too: its gas is the trade's.
+        transactions: trade.approvalTxHash === undefined
+          ? [trade.txHash as Hash]
+          : [trade.approvalTxHash as Hash, trade.txHash as Hash],
         sentAt: trade.submittedAt ?? trade.createdAt,
         refused: false,
         ...(hold === undefined ? {} : { hold })
