@@ -24,8 +24,7 @@ export const TokenView = Schema.Struct({
   stablecoin: Schema.Boolean,
   /** The token's contract (or mint) address on each network it exists on, by network name. */
   networks: Schema.Record(Schema.String, Schema.String).annotate({
-    description:
-      "The token's contract (or mint) address on each network it exists on; the native coin is " +
+    description: "The token's contract (or mint) address on each network it exists on; the native coin is " +
       "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
   })
 }).annotate({
