@@ -17,6 +17,7 @@ import { ChartsHandlers, MarketHandlers } from "./handlers/MarketHandlers.ts"
 import { OrdersHandlers } from "./handlers/OrdersHandlers.ts"
 import { PortfolioHandlers } from "./handlers/PortfolioHandlers.ts"
 import { SystemHandlers } from "./handlers/SystemHandlers.ts"
+import { TokensHandlers } from "./handlers/TokensHandlers.ts"
 import { TradesHandlers } from "./handlers/TradesHandlers.ts"
 import { type ServedRoute, unservedMethods } from "./middleware/Preflight.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -32,6 +33,7 @@ export const DOCS_PATH = "/docs"
 /** Handlers of every contract group. */
 export const ContractHandlers = Layer.mergeAll(
   SystemHandlers,
+  TokensHandlers,
   MarketHandlers,
   ChartsHandlers,
   TradesHandlers,

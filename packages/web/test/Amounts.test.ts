@@ -1,11 +1,20 @@
 // Proves the amount checks the swap and order forms run before sending anything: base units are
 // exact (a round trip through `toUnits` and `fromUnits` keeps every digit, for any amount, by
 // fast-check), each wrong amount gets its one reason, Max leaves the gas reserve on the native
-// token only, and the display helpers never use exponent notation.
+// token only (on the simulator's catalogue, as `GET /v1/tokens` answers it), and the display helpers
+// never use exponent notation.
 import { fc, test } from "@fast-check/vitest"
-import { describe, expect, it } from "vitest"
+import { simulatorTokens } from "@swapdesk/core"
+import { beforeAll, describe, expect, it } from "vitest"
 import { amountProblem, fromUnits, grouped, impactText, significant, toUnits } from "../src/app/Amounts.ts"
+import { tokenCatalogue, tokenInfoOf } from "../src/app/Tokens.ts"
 import { maxSpend } from "../src/app/ui/AmountField.tsx"
+
+beforeAll(() => {
+  tokenCatalogue.value = simulatorTokens.map(({ addresses, decimals, name, stablecoin, symbol }) =>
+    tokenInfoOf({ symbol, name, decimals, stablecoin, networks: { ...addresses } })
+  )
+})
 
 describe("amounts as typed", () => {
   test.prop([fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 18 })])(

@@ -17,6 +17,8 @@ const workDir = mkdtempSync(join(tmpdir(), "swapdesk-web-live-"))
 
 // A well-known development key (anvil's test mnemonic, its second account): never real funds.
 const walletKey = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+// Anvil's third account: the network's executor (limit orders fill through it), also never real funds.
+const executorKey = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
 const walletAddress = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
 const apiKey = `sd_live_${"a1B2".repeat(10)}`
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}`
@@ -64,7 +66,8 @@ beforeAll(async () => {
       HOST: "127.0.0.1",
       LIVE_CONFIG: path,
       DATABASE_URL: `sqlite:${join(workDir, "db.sqlite")}`,
-      WALLET_ACCT_LIVE_ETHEREUM: walletKey
+      WALLET_ACCT_LIVE_ETHEREUM: walletKey,
+      SWAPDESK_EXECUTOR_KEY: executorKey
     },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -17,10 +17,12 @@ import { RequestValidation } from "./RequestValidation.ts"
 import { documentResponseHeaders } from "./ResponseHeaders.ts"
 import { documentBearer } from "./Security.ts"
 import { SystemApi } from "./SystemApi.ts"
+import { TokensApi } from "./TokensApi.ts"
 import { TradesApi } from "./TradesApi.ts"
 
 const contract = HttpApi.make("swapdesk")
   .add(SystemApi)
+  .add(TokensApi)
   .add(MarketApi)
   .add(ChartsApi)
   .add(TradesApi)

@@ -20,6 +20,7 @@ import { SignInScreen } from "./screens/SignInScreen.tsx"
 import { SimulatorScreen } from "./screens/SimulatorScreen.tsx"
 import { SwapScreen } from "./screens/SwapScreen.tsx"
 import { discover, health, isSimulator, signOut } from "./Session.ts"
+import { tokensLoaded } from "./Tokens.ts"
 
 interface Screen {
   readonly path: string
@@ -130,7 +131,7 @@ export const App = () => {
       </header>
       <main id="main" tabIndex={-1}>
         <TokenList />
-        <View key={screen.path} />
+        {tokensLoaded.value ? <View key={screen.path} /> : <p class="muted" role="status">Loading tokens…</p>}
       </main>
     </>
   )

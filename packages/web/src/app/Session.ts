@@ -9,6 +9,7 @@ import { signal } from "@preact/signals"
 import { apiKey, controlKey, get } from "./api/Api.ts"
 import type { Health } from "./api/Types.ts"
 import { clockMode } from "./Clock.ts"
+import { tokenCatalogue, tokenInfoOf, tokensLoaded, type TokenView } from "./Tokens.ts"
 
 const STORAGE_KEY = "swapdesk.apiKey"
 const CONTROL_STORAGE_KEY = "swapdesk.simControlKey"
@@ -37,6 +38,7 @@ export const isSimulator = (): boolean => health.value?.backend === "simulator"
 export const restoreSession = () => {
   apiKey.value = sessionStorage.getItem(STORAGE_KEY)
   controlKey.value = sessionStorage.getItem(CONTROL_STORAGE_KEY)
+  if (apiKey.value !== null) void loadTokens()
 }
 
 /**
@@ -49,9 +51,13 @@ export const setControlKey = (key: string | null) => {
   controlKey.value = key
 }
 
-/** Checks the key with the server (an invalid key is `401` even on a public route), then keeps it. */
+/**
+ * Checks the key with the server (an invalid key is `401` even on a public route), reads the token
+ * catalogue with it, then keeps it.
+ */
 export const signIn = async (key: string) => {
   health.value = await get<Health>("/health", undefined, { key })
+  await loadTokens(key)
   sessionStorage.setItem(STORAGE_KEY, key)
   apiKey.value = key
 }
@@ -60,6 +66,7 @@ export const signOut = () => {
   sessionStorage.removeItem(STORAGE_KEY)
   apiKey.value = null
   setControlKey(null)
+  forgetTokens()
 }
 
 /** Reads the server's status (and the simulator's clock); a failure leaves the simulator's panel hidden. */
@@ -73,4 +80,22 @@ export const discover = async () => {
       )
     clockMode.value = clock?.mode ?? null
   }
+}
+
+/**
+ * Reads the server's catalogue with `key` (at sign-in, or when a tab restores its key). A key without
+ * `read` may not list tokens: the pickers then offer none, and a typed symbol is still sent as is.
+ */
+export const loadTokens = async (key?: string): Promise<void> => {
+  const views = await get<ReadonlyArray<TokenView>>("/tokens", undefined, key === undefined ? {} : { key }).catch(
+    () => []
+  )
+  tokenCatalogue.value = views.map(tokenInfoOf)
+  tokensLoaded.value = true
+}
+
+/** Forgets the catalogue (signing out): the next key reads it again. */
+export const forgetTokens = () => {
+  tokenCatalogue.value = []
+  tokensLoaded.value = false
 }

@@ -19,7 +19,7 @@ import {
 } from "../api/Types.ts"
 import { compact, count, isoFromInput, money, percent, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
-import { tokenList } from "../Tokens.ts"
+import { defaultToken, listedNetworks, offeredNetworks, tokenCatalogue } from "../Tokens.ts"
 import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
@@ -28,12 +28,10 @@ import { Empty, ErrorBox, Listing, Loading } from "../ui/States.tsx"
 
 type Currency = (typeof currencies)[number]
 
-/** Symbols offered while typing (the token list's); any symbol or contract address the server knows is accepted. */
-export const knownTokens = tokenList.map((entry) => entry.symbol)
-
+/** Symbols offered while typing (the server's catalogue); any symbol or contract address the server knows is accepted. */
 export const TokenList = () => (
   <datalist id="known-tokens">
-    {knownTokens.map((token) => <option key={token} value={token} />)}
+    {tokenCatalogue.value.map(({ symbol }) => <option key={symbol} value={symbol} />)}
   </datalist>
 )
 
@@ -41,7 +39,7 @@ const initial = () => {
   const params = new URLSearchParams(location.hash.split("?")[1] ?? "")
   const timeframe = params.get("timeframe")
   return {
-    token: params.get("token") ?? "SOL",
+    token: params.get("token") ?? defaultToken(),
     timeframe: (timeframes as ReadonlyArray<string>).includes(timeframe ?? "") ? (timeframe as Timeframe) : "1h",
     from: params.get("from") ?? "",
     to: params.get("to") ?? ""
@@ -58,7 +56,7 @@ export const MarketScreen = () => {
   const from = useSignal(start.from)
   const to = useSignal(start.to)
   const range = useSignal({ from: start.from, to: start.to })
-  const trendingNetwork = useSignal<Network>("solana")
+  const trendingNetwork = useSignal<Network>(listedNetworks.value[0] ?? "solana")
 
   const record = useResource<MarketRecord>()
   const chart = useResource<Chart>()
@@ -210,7 +208,7 @@ export const MarketScreen = () => {
           <SelectField
             label="Trending network"
             value={trendingNetwork.value}
-            options={networks}
+            options={offeredNetworks()}
             onChange={(value) => (trendingNetwork.value = value)}
           />
         }

@@ -23,7 +23,7 @@ import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
 export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed", "failed", "cancelled", "expired"]
@@ -41,10 +41,11 @@ const priceProblem = (text: string): string | null => {
 }
 
 const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
-  const tokenIn = useSignal("SOL")
-  const tokenOut = useSignal("USDC")
+  const opening = initialPair()
+  const tokenIn = useSignal(opening.tokenIn)
+  const tokenOut = useSignal(opening.tokenOut)
   const amount = useSignal("1")
-  const network = useSignal<Network>("solana")
+  const network = useSignal<Network>(opening.network)
   const pair: TokenPair = { network, tokenIn, tokenOut, amount }
   const by = useSignal<"Limit price" | "Minimum output">("Limit price")
   const limitPrice = useSignal("")

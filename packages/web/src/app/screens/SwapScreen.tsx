@@ -25,7 +25,7 @@ import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { chooseToken, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
 
 const QUOTE_REFRESH_MS = 10_000
 const TYPING_PAUSE_MS = 350
@@ -101,10 +101,11 @@ export const decideApproval = (tradeId: string, approve: boolean) =>
   call("POST", "/sim/approvals", { body: { tradeId, approve }, control: true })
 
 export const SwapScreen = () => {
-  const tokenIn = useSignal("SOL")
-  const tokenOut = useSignal("USDC")
+  const opening = initialPair()
+  const tokenIn = useSignal(opening.tokenIn)
+  const tokenOut = useSignal(opening.tokenOut)
   const amount = useSignal("1")
-  const network = useSignal<Network>("solana")
+  const network = useSignal<Network>(opening.network)
   const pair: TokenPair = { network, tokenIn, tokenOut, amount }
   const slippage = useSignal("0.5")
   const quote = useResource<Quote>()

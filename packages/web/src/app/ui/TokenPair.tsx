@@ -5,8 +5,8 @@
  * wants it there.
  */
 import type { Signal } from "@preact/signals"
-import { type Network, networks } from "../api/Types.ts"
-import { nativeToken, tokensOn } from "../Tokens.ts"
+import type { Network } from "../api/Types.ts"
+import { nativeToken, offeredNetworks, tokensOn } from "../Tokens.ts"
 import { AmountField } from "./AmountField.tsx"
 import type { Balances } from "./Balances.ts"
 import { SelectField } from "./Fields.tsx"
@@ -20,12 +20,26 @@ export interface TokenPair {
   readonly amount: Signal<string>
 }
 
-/** A token pair for `network`: the chosen ones where they exist there, else the native token and USDC. */
+/**
+ * A token pair for `network`: the chosen ones where they exist there, else the native token and
+ * USDC, else the first tokens the server lists there.
+ */
 export const pairOn = (network: Network, tokenIn: string, tokenOut: string): readonly [string, string] => {
-  const there = new Set(tokensOn(network).map((entry) => entry.symbol))
-  const first = there.has(tokenIn) ? tokenIn : nativeToken(network)
-  const second = there.has(tokenOut) && tokenOut !== first ? tokenOut : first === "USDC" ? nativeToken(network) : "USDC"
+  const listed = tokensOn(network).map((entry) => entry.symbol)
+  const there = new Set(listed)
+  const pick = (wanted: ReadonlyArray<string>, not?: string) =>
+    wanted.find((symbol) => there.has(symbol) && symbol !== not) ?? listed.find((symbol) => symbol !== not) ?? wanted[0]!
+  const first = pick([tokenIn, nativeToken(network)])
+  const second = pick([tokenOut, "USDC", nativeToken(network)], first)
   return [first, second]
+}
+
+/** The pair a form opens on: SOL → USDC on solana where the server lists them, else the first network it lists tokens on. */
+export const initialPair = (): { readonly network: Network; readonly tokenIn: string; readonly tokenOut: string } => {
+  const offered = offeredNetworks()
+  const network = offered.includes("solana") ? "solana" : offered[0]!
+  const [tokenIn, tokenOut] = pairOn(network, "SOL", "USDC")
+  return { network, tokenIn, tokenOut }
 }
 
 /** Puts `symbol` on one side of the pair, flipping the pair when it is the other side's token. */
@@ -53,7 +67,7 @@ export const PayingFields = (props: {
       <SelectField
         label="Network"
         value={network.value}
-        options={networks}
+        options={offeredNetworks()}
         onChange={(value) => {
           const [first, second] = pairOn(value, tokenIn.value, tokenOut.value)
           network.value = value
