@@ -52,9 +52,11 @@ export interface LiveChain {
 /**
  * Starts anvil, deploys Uniswap V2 with USDC (quote, ETH at 3000) and LINK at 14.5, and the project's
  * contract with the dev account at `executorIndex` as its executor and account 3 as fee recipient;
- * mints 10 000 USDC to `wallet`, and mines a block every second.
+ * mints `usdc` USDC (10 000 unless given) to `wallet`.
  */
-export const startLiveChain = async (options: { readonly executorIndex: number; readonly wallet: Address }) => {
+export const startLiveChain = async (
+  options: { readonly executorIndex: number; readonly wallet: Address; readonly usdc?: string }
+) => {
   const anvil = await startAnvil({ chainId: 1 })
   const deployer = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
   const market = await deployDemoMarket(deployer, {
@@ -70,7 +72,7 @@ export const startLiveChain = async (options: { readonly executorIndex: number; 
     feeRecipient: devAccount(3).address,
     owner: deployer.account.address
   })
-  await mintDemoToken(deployer, market.tokens["USDC"]!.address, options.wallet, parseUnits("10000", 6))
+  await mintDemoToken(deployer, market.tokens["USDC"]!.address, options.wallet, parseUnits(options.usdc ?? "10000", 6))
   return { anvil, deployer, market, contract, executorIndex: options.executorIndex } satisfies LiveChain
 }
 
@@ -80,8 +82,8 @@ export const mineEverySecond = (chain: LiveChain) =>
 
 /**
  * The live configuration of `chain` as network `ethereum` (one confirmation, the executor's key in
- * `EXECUTOR_KEY`) with one account: `id`, key `key` with every scope, and its wallet (with
- * `signingKeyEnv` when delegated).
+ * `executorKeyEnv`, `EXECUTOR_KEY` unless given, USDC, WETH, LINK and `extraTokens` listed) with one
+ * account: `id`, key `key` with every scope, and its wallet (with `signingKeyEnv` when delegated).
  */
 export const liveConfigOf = (
   chain: LiveChain,
@@ -90,7 +92,13 @@ export const liveConfigOf = (
     readonly key: string
     readonly wallet: Address
     readonly signingKeyEnv?: string
-  }
+  },
+  network: {
+    readonly executorKeyEnv?: string
+    readonly extraTokens?: ReadonlyArray<
+      { readonly symbol: string; readonly address: Address; readonly decimals: number }
+    >
+  } = {}
 ): LiveConfig =>
   decodeLiveConfig({
     networks: {
@@ -102,11 +110,12 @@ export const liveConfigOf = (
         dex: { kind: "uniswap-v2", ...chain.market.uniswap },
         quoteToken: "USDC",
         feeRecipient: devAccount(3).address,
-        executorKeyEnv: "EXECUTOR_KEY",
+        executorKeyEnv: network.executorKeyEnv ?? "EXECUTOR_KEY",
         tokens: [
           { symbol: "USDC", address: chain.market.tokens["USDC"]!.address, decimals: 6 },
           { symbol: "WETH", address: chain.market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: chain.market.tokens["LINK"]!.address, decimals: 18 }
+          { symbol: "LINK", address: chain.market.tokens["LINK"]!.address, decimals: 18 },
+          ...(network.extraTokens ?? [])
         ],
         contracts: { swapdeskRouter: chain.contract }
       }
@@ -136,20 +145,20 @@ export interface RunningLiveServer {
 }
 
 /**
- * `liveApp` on `config` served on 127.0.0.1 at an ephemeral port, its signers read from `env`, its
- * followers polling every 200 ms; `options` adds to (or overrides) what `liveApp` is given.
+ * `liveApp` on `config` served on 127.0.0.1 at an ephemeral port, its signers read from `env` (none
+ * without it), its followers polling every 200 ms; `options` adds to (or overrides) what `liveApp` is given.
  */
 export const startLiveServer = async <E>(
   config: LiveConfig,
-  env: Record<string, string>,
+  env: Record<string, string> | undefined,
   options:
     & Omit<LiveAppOptions<E>, "signers" | "executors" | "followers">
     & Partial<Pick<LiveAppOptions<E>, "followers">>
 ): Promise<RunningLiveServer> => {
   const server = createServer()
   const app = liveApp(config, {
-    signers: Effect.runSync(readDelegatedSigners(config, env)),
-    executors: Effect.runSync(readExecutorSigners(config, env)),
+    signers: env === undefined ? [] : Effect.runSync(readDelegatedSigners(config, env)),
+    executors: env === undefined ? undefined : Effect.runSync(readExecutorSigners(config, env)),
     followers: { pollIntervalMs: 200 },
     ...options
   })
