@@ -9,15 +9,8 @@
 // with the wallet's own USDC; an order left unsigned expires after the (shortened) signing window.
 // After a restart on the same records, an unsigned order still takes its owner's signature over the
 // stored payload and fills (its hold rebuilt), and another still expires, its hold freed.
-import { type LiveConfig, swapTransaction } from "@swapdesk/evm"
-import {
-  type Anvil,
-  type DemoMarket,
-  devAccount,
-  type DevnetClient,
-  devnetClient,
-  mintDemoToken
-} from "@swapdesk/evm/devnet"
+import type { LiveConfig } from "@swapdesk/evm"
+import { type Anvil, type DemoMarket, devAccount, type DevnetClient, devnetClient } from "@swapdesk/evm/devnet"
 import type { ManagedRuntime } from "effect"
 import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
@@ -28,6 +21,7 @@ import {
   type LiveChain,
   liveConfigOf,
   mineEverySecond,
+  sellLinkIntoPool,
   sqliteRepositories,
   startLiveChain,
   startLiveServer,
@@ -168,29 +162,7 @@ describe("an external wallet's limit order on the live server", () => {
     const usdcBefore = await usdcOf(wallet)
 
     // Another account sells LINK into the pool: LINK gets about 20% cheaper.
-    const link = market.tokens["LINK"]!.address
-    const sold = parseUnits("80000", 18)
-    await mintDemoToken(deployer, link, deployer.account.address, sold)
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: link,
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [contract, maxUint256]
-      })
-    })
-    const push = swapTransaction({
-      from: deployer.account.address,
-      tokenIn: link,
-      tokenOut: market.tokens["USDC"]!.address,
-      amountIn: sold,
-      minAmountOut: 0n,
-      path: [link, market.tokens["USDC"]!.address],
-      deadline: BigInt(Math.floor(Date.now() / 1000) + 600)
-    })
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.sendTransaction({ to: contract, data: push.data, value: push.value })
-    })
+    await sellLinkIntoPool(chain)
 
     const done = await until(() => orderOf(order.id), (o) => o.status !== "pending", 40_000)
     assert.strictEqual(done.status, "confirmed", JSON.stringify(done))

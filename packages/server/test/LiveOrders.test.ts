@@ -6,17 +6,10 @@
 // never filled; and the contract refuses the same signed order a second time. The portfolio reads
 // its balances from the chain (USDC before and after) and gives LINK the cost basis its confirmed
 // trade paid, gas included (section 7).
-import { type LiveConfig, swapdeskRouterAbi, swapTransaction } from "@swapdesk/evm"
-import {
-  type Anvil,
-  type DemoMarket,
-  devAccount,
-  type DevnetClient,
-  devnetClient,
-  mintDemoToken
-} from "@swapdesk/evm/devnet"
+import { type LiveConfig, swapdeskRouterAbi } from "@swapdesk/evm"
+import { type Anvil, type DemoMarket, devAccount, type DevnetClient, devnetClient } from "@swapdesk/evm/devnet"
 import type { ManagedRuntime } from "effect"
-import { type Address, erc20Abi, getAddress, type Hex, maxUint256, parseUnits } from "viem"
+import { type Address, getAddress, type Hex, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import {
   apiClient,
@@ -24,6 +17,7 @@ import {
   type LiveChain,
   liveConfigOf,
   mineEverySecond,
+  sellLinkIntoPool,
   sqliteRepositories,
   startLiveChain,
   startLiveServer,
@@ -98,29 +92,8 @@ describe("a delegated wallet's limit order on the live server", () => {
     const usdcBefore = await usdcOf(wallet)
 
     // Another account sells LINK into the pool: LINK gets about 20% cheaper.
+    await sellLinkIntoPool(chain)
     const link = market.tokens["LINK"]!.address
-    const sold = parseUnits("80000", 18)
-    await mintDemoToken(deployer, link, deployer.account.address, sold)
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: link,
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [contract, maxUint256]
-      })
-    })
-    const push = swapTransaction({
-      from: deployer.account.address,
-      tokenIn: link,
-      tokenOut: market.tokens["USDC"]!.address,
-      amountIn: sold,
-      minAmountOut: 0n,
-      path: [link, market.tokens["USDC"]!.address],
-      deadline: BigInt(Math.floor(Date.now() / 1000) + 600)
-    })
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.sendTransaction({ to: contract, data: push.data, value: push.value })
-    })
 
     const done = await until(() => orderOf(filled.id), (order) => order.status !== "pending", 40_000)
     assert.strictEqual(done.status, "confirmed", JSON.stringify(done))

@@ -11,7 +11,8 @@ import {
   deploySwapdeskRouter,
   type LiveConfig,
   readDelegatedSigners,
-  readExecutorSigners
+  readExecutorSigners,
+  swapTransaction
 } from "@swapdesk/evm"
 import {
   type Anvil,
@@ -32,7 +33,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Address, erc20Abi, type Hex, parseUnits, toHex } from "viem"
+import { type Address, erc20Abi, type Hex, maxUint256, parseUnits, toHex } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
 import { liveApp, type LiveAppOptions } from "../src/LiveServer.ts"
 
@@ -202,3 +203,30 @@ export const usdcBalanceOf = (chain: LiveChain, address: Address) =>
     functionName: "balanceOf",
     args: [address]
   })
+
+/** The deployer sells 80 000 LINK into the pool through the project's contract: LINK gets about 20% cheaper. */
+export const sellLinkIntoPool = async ({ contract, deployer, market }: LiveChain) => {
+  const link = market.tokens["LINK"]!.address
+  const sold = parseUnits("80000", 18)
+  await mintDemoToken(deployer, link, deployer.account.address, sold)
+  await deployer.waitForTransactionReceipt({
+    hash: await deployer.writeContract({
+      address: link,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [contract, maxUint256]
+    })
+  })
+  const push = swapTransaction({
+    from: deployer.account.address,
+    tokenIn: link,
+    tokenOut: market.tokens["USDC"]!.address,
+    amountIn: sold,
+    minAmountOut: 0n,
+    path: [link, market.tokens["USDC"]!.address],
+    deadline: BigInt(Math.floor(Date.now() / 1000) + 600)
+  })
+  await deployer.waitForTransactionReceipt({
+    hash: await deployer.sendTransaction({ to: contract, data: push.data, value: push.value })
+  })
+}
