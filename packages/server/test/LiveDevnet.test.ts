@@ -10,49 +10,26 @@
 // again (a key given by its hash, a scope changed in the file). A node stopped: health says `down`, and quote, trade and order on it answer
 // `503 NETWORK_UNAVAILABLE` with `Retry-After`, while another network still quotes.
 import { swapdeskRouterAbi } from "@swapdesk/evm"
-import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
 import { type Address, createPublicClient, erc20Abi, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { devnetVariables, type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
+import { type MainServer, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
-const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
-
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
+type Server = MainServer
 
 let devnet: LiveDevnet
 let server: Server
 /** Every response body the tests received, for the leak check. */
 const bodies: Array<string> = []
 
-const startServer = (env: Record<string, string>): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+/** `main.ts` logging at debug level, with `env`. */
+const startServer = (env: Record<string, string>): Promise<Server> => startMainServer({ LOG_LEVEL: "debug", ...env })
 
 const call = async (method: string, path: string, options: { readonly key?: string; readonly body?: unknown } = {}) => {
   const response = await fetch(server.baseUrl + path, {

@@ -13,47 +13,23 @@
 // down and takes no trade.
 import { swapdeskRouterAbi } from "@swapdesk/evm"
 import { startAnvil } from "@swapdesk/evm/devnet"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer, type Server as NetServer, type Socket } from "node:net"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
 import { type Address, createPublicClient, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
+import { type MainServer, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
-
-const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 
 type NetworkName = "ethereum" | "base" | "arbitrum"
 
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
+type Server = MainServer
 
-const startServer = (env: Record<string, string>): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+const startServer = startMainServer
 
 const stopServer = async (server: Server | undefined, signal: "SIGTERM" | "SIGKILL") => {
   if (server === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return
