@@ -35,13 +35,7 @@ import {
   mintDemoToken,
   startAnvil
 } from "../../src/devnet/index.ts"
-import {
-  decodeLiveConfig,
-  deploySwapdeskRouter,
-  type LiveConfig,
-  readDelegatedSigners,
-  swapOutcome
-} from "../../src/index.ts"
+import { decodeLiveConfig, type LiveConfig, readDelegatedSigners, swapOutcome } from "../../src/index.ts"
 import {
   layerLiveFollowers,
   layerLivePorts,
@@ -49,6 +43,7 @@ import {
   type LiveFollowerOptions,
   LiveState
 } from "../../src/live/index.ts"
+import { demoNetwork, deployDemoRouter } from "./demoNetwork.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -119,32 +114,16 @@ beforeAll(async () => {
     depth: 10_000_000n,
     tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
   })
-  contract = await deploySwapdeskRouter(owner, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(1).address,
-    feeRecipient: devAccount(3).address,
-    owner: owner.account.address
-  })
+  contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000000", 6))
   config = decodeLiveConfig({
     networks: {
-      ethereum: {
+      ethereum: demoNetwork(market, contract, {
         rpcUrl: anvil.rpcUrl,
         chainId: 1,
         confirmations: 2,
-        startBlock: 0,
-        dex: { kind: "uniswap-v2", ...market.uniswap },
-        quoteToken: "USDC",
-        feeRecipient: devAccount(3).address,
-        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM",
-        tokens: [
-          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
-        ],
-        contracts: { swapdeskRouter: contract }
-      }
+        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM"
+      })
     },
     accounts: [{ id: "acct_live", wallets: [{ network: "ethereum", address: wallet, signingKeyEnv: "WALLET_KEY" }] }]
   })

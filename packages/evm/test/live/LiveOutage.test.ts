@@ -30,8 +30,9 @@ import {
   mintDemoToken,
   startAnvil
 } from "../../src/devnet/index.ts"
-import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig, readDelegatedSigners } from "../../src/index.ts"
+import { decodeLiveConfig, type LiveConfig, readDelegatedSigners } from "../../src/index.ts"
 import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveNetworkStatus } from "../../src/live/index.ts"
+import { demoNetwork, deployDemoRouter } from "./demoNetwork.ts"
 
 const walletIndex = 5
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -86,33 +87,17 @@ beforeAll(async () => {
     depth: 1_000_000n,
     tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
   })
-  const contract = await deploySwapdeskRouter(owner, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(1).address,
-    feeRecipient: devAccount(3).address,
-    owner: owner.account.address
-  })
+  const contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000", 6))
   relay = await startRelay(anvil.rpcUrl)
   config = decodeLiveConfig({
     networks: {
-      ethereum: {
+      ethereum: demoNetwork(market, contract, {
         rpcUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
         chainId: 1,
         confirmations: 2,
-        startBlock: 0,
-        dex: { kind: "uniswap-v2", ...market.uniswap },
-        quoteToken: "USDC",
-        feeRecipient: devAccount(3).address,
-        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY",
-        tokens: [
-          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
-        ],
-        contracts: { swapdeskRouter: contract }
-      }
+        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY"
+      })
     },
     accounts: [{ id: "acct_live", wallets: [{ network: "ethereum", address: wallet, signingKeyEnv: "WALLET_KEY" }] }]
   })
