@@ -194,11 +194,11 @@ export class ApiKeyLimitExceeded extends Data.TaggedError("ApiKeyLimitExceeded")
   }
 }
 
-/** A resource the account has no such id of: the message names what was looked for, and the id. */
-const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
+/** An error about one resource, known by its id: its tag, its code, and its message made from the id. */
+const ResourceError = <const Tag extends string, const Code extends ErrorCode>(
   tag: Tag,
   code: Code,
-  resource: string
+  message: (id: string) => string
 ): new(args: { readonly id: string }) => Cause.YieldableError & {
   readonly _tag: Tag
   readonly id: string
@@ -207,9 +207,16 @@ const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
   class extends Data.TaggedError(tag)<{ readonly id: string }> {
     readonly code = code
     override get message() {
-      return `no ${resource} found for id '${this.id}'`
+      return message(this.id)
     }
   }
+
+/** A resource the account has no such id of: the message names what was looked for, and the id. */
+const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
+  tag: Tag,
+  code: Code,
+  resource: string
+) => ResourceError(tag, code, (id) => `no ${resource} found for id '${id}'`)
 
 export class AlertNotFound extends NotFoundError("AlertNotFound", "ALERT_NOT_FOUND", "alert") {}
 
@@ -240,17 +247,7 @@ const NotAwaitingError = <const Tag extends string, const Code extends ErrorCode
   code: Code,
   resource: string,
   answer: string
-): new(args: { readonly id: string }) => Cause.YieldableError & {
-  readonly _tag: Tag
-  readonly id: string
-  readonly code: Code
-} =>
-  class extends Data.TaggedError(tag)<{ readonly id: string }> {
-    readonly code = code
-    override get message() {
-      return `${resource} '${this.id}' is not waiting for its wallet's ${answer}`
-    }
-  }
+) => ResourceError(tag, code, (id) => `${resource} '${id}' is not waiting for its wallet's ${answer}`)
 
 /** An approval for a trade that is not waiting for one (answered already, or closed). */
 export class TradeNotAwaitingApproval
