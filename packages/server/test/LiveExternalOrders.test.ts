@@ -18,6 +18,7 @@ import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import {
   apiClient,
   keyOf,
+  limitOrders,
   type LiveChain,
   liveConfigOf,
   mineEverySecond,
@@ -58,19 +59,7 @@ const startServer = async () => {
 
 const call = apiClient(() => baseUrl, KEY)
 
-const place = async () => {
-  const created = await call("POST", "/v1/orders", {
-    tokenIn: "USDC",
-    tokenOut: "LINK",
-    amountIn: "100",
-    minAmountOut: "7.3",
-    network: "ethereum"
-  })
-  assert.strictEqual(created.status, 201, JSON.stringify(created.json))
-  return created.json.data
-}
-
-const orderOf = async (id: string) => (await call("GET", `/v1/orders/${id}`)).json.data
+const { orderOf, place } = limitOrders(call)
 
 const usdcOf = (address: Address) => usdcBalanceOf(chain, address)
 

@@ -35,6 +35,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Address, erc20Abi, type Hex, maxUint256, parseUnits, toHex } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
+import { assert } from "vitest"
 import { liveApp, type LiveAppOptions } from "../src/LiveServer.ts"
 
 /** The private key of the dev mnemonic's account at `index`, as a key variable holds it. */
@@ -183,6 +184,25 @@ export const apiClient =
     })
     return { status: response.status, json: await response.json() as any }
   }
+
+/**
+ * The limit orders the tests place through `call`: `place` opens one selling 100 USDC for at least
+ * 7.3 LINK on ethereum (201, or the test fails), `orderOf` reads one.
+ */
+export const limitOrders = (call: ReturnType<typeof apiClient>) => ({
+  place: async () => {
+    const created = await call("POST", "/v1/orders", {
+      tokenIn: "USDC",
+      tokenOut: "LINK",
+      amountIn: "100",
+      minAmountOut: "7.3",
+      network: "ethereum"
+    })
+    assert.strictEqual(created.status, 201, JSON.stringify(created.json))
+    return created.json.data
+  },
+  orderOf: async (id: string) => (await call("GET", `/v1/orders/${id}`)).json.data
+})
 
 /** Reads until `done` holds, every 500 ms, failing with the last value read after `timeoutMs`. */
 export const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 30_000): Promise<A> => {
