@@ -18,7 +18,7 @@ import { DatabaseSync } from "node:sqlite"
 import { type Address, createPublicClient, erc20Abi, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { devnetVariables, type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
-import { type MainServer, startMainServer } from "./mainServer.ts"
+import { devnetServerEnv, type MainServer, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 type Server = MainServer
@@ -60,7 +60,7 @@ beforeAll(async () => {
   const directory = mkdtempSync(join(tmpdir(), "swapdesk-live-devnet-"))
   devnet = await startLiveDevnet({ directory, confirmations: 2 })
   await runLiveDeploy(devnet)
-  server = await startServer({ ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl })
+  server = await startServer(devnetServerEnv(devnet))
 }, 180_000)
 
 afterAll(async () => {
@@ -182,7 +182,7 @@ describe("the live server on the devnet", () => {
       writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
       server.child.kill("SIGTERM")
       assert.strictEqual(await server.exited, 0)
-      server = await startServer({ ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl })
+      server = await startServer(devnetServerEnv(devnet))
       const after = await call("GET", "/v1/trades", { key })
       assert.strictEqual(after.json.data.total, 1)
       assert.deepStrictEqual(after.json.data.trades[0], before.json.data.trades[0])

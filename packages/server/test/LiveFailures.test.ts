@@ -22,7 +22,7 @@ import { DatabaseSync } from "node:sqlite"
 import { type Address, createPublicClient, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
-import { type MainServer, startMainServer } from "./mainServer.ts"
+import { devnetServerEnv, type MainServer, routeNetworkThrough, startMainServer, stopMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 type NetworkName = "ethereum" | "base" | "arbitrum"
@@ -31,11 +31,7 @@ type Server = MainServer
 
 const startServer = startMainServer
 
-const stopServer = async (server: Server | undefined, signal: "SIGTERM" | "SIGKILL") => {
-  if (server === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return
-  server.child.kill(signal)
-  await server.exited
-}
+const stopServer = stopMainServer
 
 /**
  * A TCP relay in front of a node. Switched off, it keeps every connection open and answers
@@ -173,10 +169,8 @@ beforeAll(async () => {
   devnet = await startLiveDevnet({ directory, confirmations: 2 })
   await runLiveDeploy(devnet)
   relay = await startRelay(devnet.nodes.base.anvil.rpcUrl)
-  const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
-  file.networks.base.rpcUrl = relay.url
-  writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
-  env = { ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl }
+  routeNetworkThrough(devnet, "base", relay.url)
+  env = devnetServerEnv(devnet)
   server = await startServer(env)
 }, 180_000)
 

@@ -8,7 +8,7 @@
 // confirms with the gas of the ERC-20 approval sent with it in `gasFee`; the one that did not fails
 // `NETWORK_ERROR` after the drop grace, and the next trade reuses its nonce. Each time the wallet's
 // nonce on chain equals the transactions the chain holds from it.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -16,7 +16,7 @@ import { DatabaseSync } from "node:sqlite"
 import { type Address, createPublicClient, type Hash, http, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
-import { type MainServer, startMainServer } from "./mainServer.ts"
+import { devnetServerEnv, type MainServer, routeNetworkThrough, startMainServer, stopMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 type Server = MainServer
@@ -154,18 +154,13 @@ beforeAll(async () => {
   devnet = await startLiveDevnet({ directory, confirmations: 2 })
   await runLiveDeploy(devnet)
   relay = await startRpcRelay(devnet.nodes.ethereum.anvil.rpcUrl)
-  const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
-  file.networks.ethereum.rpcUrl = relay.url
-  writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
-  env = { ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl }
+  routeNetworkThrough(devnet, "ethereum", relay.url)
+  env = devnetServerEnv(devnet)
   server = await startServer(env)
 }, 180_000)
 
 afterAll(async () => {
-  if (server !== undefined && server.child.exitCode === null && server.child.signalCode === null) {
-    server.child.kill("SIGTERM")
-    await server.exited
-  }
+  await stopMainServer(server, "SIGTERM")
   await relay?.close()
   await devnet?.stop()
 }, 60_000)

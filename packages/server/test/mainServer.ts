@@ -1,9 +1,13 @@
 /**
  * The live server as operators run it: `main.ts` in a child process on an ephemeral port, its
- * environment given, ready once it logs where it listens (`startMainServer`).
+ * environment given, ready once it logs where it listens (`startMainServer`), stopped by a signal
+ * (`stopMainServer`); on the devnet, with the environment the devnet writes (`devnetServerEnv`) and
+ * a network reached through a relay of the test (`routeNetworkThrough`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import type { LiveDevnet } from "../src/devnet/LiveDevnet.ts"
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 
@@ -33,3 +37,24 @@ export const startMainServer = (env: Record<string, string>): Promise<MainServer
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
     void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
   })
+
+/** Sends `signal` to a server still running, and waits for it to exit. */
+export const stopMainServer = async (server: MainServer | undefined, signal: "SIGTERM" | "SIGKILL") => {
+  if (server === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return
+  server.child.kill(signal)
+  await server.exited
+}
+
+/** The environment `main.ts` runs on the devnet with: its keys, its live configuration and its database. */
+export const devnetServerEnv = (devnet: LiveDevnet): Record<string, string> => ({
+  ...devnet.env,
+  LIVE_CONFIG: devnet.configPath,
+  DATABASE_URL: devnet.databaseUrl
+})
+
+/** Rewrites the devnet's live configuration so that `network` is reached at `rpcUrl` (a relay in front of its node). */
+export const routeNetworkThrough = (devnet: LiveDevnet, network: string, rpcUrl: string) => {
+  const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
+  file.networks[network].rpcUrl = rpcUrl
+  writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
+}
