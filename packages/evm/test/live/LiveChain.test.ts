@@ -27,13 +27,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Anvil,
   type DemoMarket,
-  deployDemoMarket,
   devAccount,
   devMnemonic,
   type DevnetClient,
-  devnetClient,
-  mintDemoToken,
-  startAnvil
+  mintDemoToken
 } from "../../src/devnet/index.ts"
 import { decodeLiveConfig, type LiveConfig, readDelegatedSigners, swapOutcome } from "../../src/index.ts"
 import {
@@ -43,7 +40,7 @@ import {
   type LiveFollowerOptions,
   LiveState
 } from "../../src/live/index.ts"
-import { demoNetwork, deployDemoRouter } from "./demoNetwork.ts"
+import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -106,14 +103,7 @@ const makeRuntime = (
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
-  market = await deployDemoMarket(owner, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 10_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
+  ;({ anvil, owner, market } = await startDemoChain(10_000_000n))
   contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000000", 6))
   config = decodeLiveConfig({

@@ -20,19 +20,10 @@ import { type AddressInfo } from "node:net"
 import { parseUnits, toHex } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import {
-  type Anvil,
-  deployDemoMarket,
-  devAccount,
-  devMnemonic,
-  type DevnetClient,
-  devnetClient,
-  mintDemoToken,
-  startAnvil
-} from "../../src/devnet/index.ts"
+import { type Anvil, devAccount, devMnemonic, type DevnetClient, mintDemoToken } from "../../src/devnet/index.ts"
 import { decodeLiveConfig, type LiveConfig, readDelegatedSigners } from "../../src/index.ts"
 import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveNetworkStatus } from "../../src/live/index.ts"
-import { demoNetwork, deployDemoRouter } from "./demoNetwork.ts"
+import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
 
 const walletIndex = 5
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -79,14 +70,9 @@ const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeout
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
-  const market = await deployDemoMarket(owner, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 1_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
+  const started = await startDemoChain(1_000_000n)
+  ;({ anvil, owner } = started)
+  const market = started.market
   const contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000", 6))
   relay = await startRelay(anvil.rpcUrl)

@@ -1,11 +1,34 @@
 /**
- * What the live tests on one anvil node declare alike, named once: the project's contract deployed
- * over the demo market (`deployDemoRouter`) and that market as one network of a live configuration
+ * What the live tests on one anvil node declare alike, named once: the node with the demo market on
+ * it (`startDemoChain`), the project's contract deployed over that market (`deployDemoRouter`) and that market as one network of a live configuration
  * (`demoNetwork`), before `decodeLiveConfig` reads it.
  */
 import type { Address } from "viem"
-import { type DemoMarket, devAccount, type DevnetClient } from "../../src/devnet/index.ts"
+import {
+  type DemoMarket,
+  deployDemoMarket,
+  devAccount,
+  type DevnetClient,
+  devnetClient,
+  startAnvil
+} from "../../src/devnet/index.ts"
 import { deploySwapdeskRouter } from "../../src/index.ts"
+
+/**
+ * Starts anvil (chain id 1) and deploys, from dev account 0 (`owner`), the demo market: USDC quoted
+ * with ETH at 3000 and LINK at 14.5, each pool `depth` USDC deep.
+ */
+export const startDemoChain = async (depth: bigint) => {
+  const anvil = await startAnvil({ chainId: 1 })
+  const owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
+  const market = await deployDemoMarket(owner, {
+    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
+    ethPrice: "3000",
+    depth,
+    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
+  })
+  return { anvil, owner, market }
+}
 
 /** The project's contract over `market`'s router, dev account 1 its executor, account 3 its fee recipient. */
 export const deployDemoRouter = (owner: DevnetClient, market: DemoMarket) =>
