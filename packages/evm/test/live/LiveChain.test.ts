@@ -41,6 +41,7 @@ import {
   LiveState
 } from "../../src/live/index.ts"
 import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
+import { polling } from "./polling.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -125,15 +126,7 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 30_000): Promise<A> => {
-  const start = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${String(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const until = polling({ everyMs: 100, timeoutMs: 30_000 })
 
 const tradeOf = (runtime: ReturnType<typeof makeRuntime>, id: string) =>
   runtime.runPromise(TradeRepository.use((r) => r.getById(id))).then((t) => t._tag === "Some" ? t.value : undefined)

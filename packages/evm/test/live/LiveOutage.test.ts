@@ -24,6 +24,7 @@ import { type Anvil, devAccount, devMnemonic, type DevnetClient, mintDemoToken }
 import { decodeLiveConfig, type LiveConfig, readDelegatedSigners } from "../../src/index.ts"
 import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveNetworkStatus } from "../../src/live/index.ts"
 import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
+import { polling } from "./polling.ts"
 
 const walletIndex = 5
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -59,15 +60,7 @@ const startRelay = (target: string) =>
 
 const mine = (blocks = 1) => owner.request({ method: "anvil_mine", params: [toHex(blocks)] } as never)
 
-const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 20_000): Promise<A> => {
-  const start = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${String(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const until = polling({ everyMs: 50, timeoutMs: 20_000 })
 
 beforeAll(async () => {
   const started = await startDemoChain(1_000_000n)
