@@ -18,7 +18,7 @@ import { DatabaseSync } from "node:sqlite"
 import { type Address, createPublicClient, erc20Abi, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { devnetVariables, type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
-import { devnetServerEnv, type MainServer, startMainServer } from "./mainServer.ts"
+import { devnetServerEnv, type MainServer, mainServerCall, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 type Server = MainServer
@@ -31,19 +31,7 @@ const bodies: Array<string> = []
 /** `main.ts` logging at debug level, with `env`. */
 const startServer = (env: Record<string, string>): Promise<Server> => startMainServer({ LOG_LEVEL: "debug", ...env })
 
-const call = async (method: string, path: string, options: { readonly key?: string; readonly body?: unknown } = {}) => {
-  const response = await fetch(server.baseUrl + path, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` })
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
-  })
-  const text = await response.text()
-  bodies.push(text)
-  return { status: response.status, headers: response.headers, json: JSON.parse(text) as any }
-}
+const call = mainServerCall(() => server, (body) => bodies.push(body))
 
 const chainOf = (network: "ethereum" | "base" | "arbitrum") =>
   createPublicClient({ transport: http(devnet.nodes[network].anvil.rpcUrl) })

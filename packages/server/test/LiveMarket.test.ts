@@ -18,7 +18,7 @@ import { join } from "node:path"
 import { type Address, erc20Abi, type Hash, maxUint256, parseAbi, parseAbiItem, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
-import { type MainServer, startMainServer } from "./mainServer.ts"
+import { type MainServer, mainServerCall, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 const D = MoneyDecimal
@@ -50,17 +50,7 @@ let t0: number
 /** `main.ts` logging at debug level, with `env`. */
 const startServer = (env: Record<string, string>): Promise<Server> => startMainServer({ LOG_LEVEL: "debug", ...env })
 
-const call = async (method: string, path: string, options: { readonly key?: string; readonly body?: unknown } = {}) => {
-  const response = await fetch(server.baseUrl + path, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` })
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
-  })
-  return { status: response.status, json: JSON.parse(await response.text()) as any }
-}
+const call = mainServerCall(() => server)
 
 const rpc = (method: string, params: ReadonlyArray<unknown> = []) =>
   owner.request({ method: method as never, params: params as never })

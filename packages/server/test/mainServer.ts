@@ -2,7 +2,8 @@
  * The live server as operators run it: `main.ts` in a child process on an ephemeral port, its
  * environment given, ready once it logs where it listens (`startMainServer`), stopped by a signal
  * (`stopMainServer`); on the devnet, with the environment the devnet writes (`devnetServerEnv`) and
- * a network reached through a relay of the test (`routeNetworkThrough`).
+ * a network reached through a relay of the test (`routeNetworkThrough`); and a client of its API
+ * (`mainServerCall`).
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
@@ -57,4 +58,29 @@ export const routeNetworkThrough = (devnet: LiveDevnet, network: string, rpcUrl:
   const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
   file.networks[network].rpcUrl = rpcUrl
   writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
+}
+
+/**
+ * A call to the API of `server()`, with a bearer `key` when given: its status, headers and parsed
+ * JSON body; `received` sees every body as text.
+ */
+export const mainServerCall = (server: () => MainServer, received: (body: string) => void = () => {}) =>
+async (
+  method: string,
+  path: string,
+  options: { readonly key?: string; readonly body?: unknown } = {}
+): Promise<
+  { readonly status: number; readonly headers: { readonly get: (name: string) => string | null }; readonly json: any }
+> => {
+  const response = await fetch(server().baseUrl + path, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` })
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+  })
+  const text = await response.text()
+  received(text)
+  return { status: response.status, headers: response.headers, json: JSON.parse(text) as any }
 }
