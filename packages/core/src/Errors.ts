@@ -194,11 +194,11 @@ export class ApiKeyLimitExceeded extends Data.TaggedError("ApiKeyLimitExceeded")
   }
 }
 
-/** A resource the account has no such id of: the message names what was looked for, and the id. */
-const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
+/** An error about one resource, known by its id: its tag, its code, and its message made from the id. */
+const ResourceError = <const Tag extends string, const Code extends ErrorCode>(
   tag: Tag,
   code: Code,
-  resource: string
+  message: (id: string) => string
 ): new(args: { readonly id: string }) => Cause.YieldableError & {
   readonly _tag: Tag
   readonly id: string
@@ -207,9 +207,16 @@ const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
   class extends Data.TaggedError(tag)<{ readonly id: string }> {
     readonly code = code
     override get message() {
-      return `no ${resource} found for id '${this.id}'`
+      return message(this.id)
     }
   }
+
+/** A resource the account has no such id of: the message names what was looked for, and the id. */
+const NotFoundError = <const Tag extends string, const Code extends ErrorCode>(
+  tag: Tag,
+  code: Code,
+  resource: string
+) => ResourceError(tag, code, (id) => `no ${resource} found for id '${id}'`)
 
 export class AlertNotFound extends NotFoundError("AlertNotFound", "ALERT_NOT_FOUND", "alert") {}
 
@@ -231,24 +238,26 @@ export class OrderNotCancellable extends Data.TaggedError("OrderNotCancellable")
   }
 }
 
-export class TradeNotAwaitingApproval extends Data.TaggedError("TradeNotAwaitingApproval")<{
-  readonly id: string
-}> {
-  readonly code = "TRADE_NOT_AWAITING_APPROVAL" as const
-  override get message() {
-    return `trade '${this.id}' is not waiting for its wallet's approval`
-  }
-}
+/**
+ * An error for a wallet's answer (an approval, a signature) to a resource that is not waiting for it:
+ * every such error holds the resource's id and says what it was not waiting for.
+ */
+const NotAwaitingError = <const Tag extends string, const Code extends ErrorCode>(
+  tag: Tag,
+  code: Code,
+  resource: string,
+  answer: string
+) => ResourceError(tag, code, (id) => `${resource} '${id}' is not waiting for its wallet's ${answer}`)
+
+/** An approval for a trade that is not waiting for one (answered already, or closed). */
+export class TradeNotAwaitingApproval
+  extends NotAwaitingError("TradeNotAwaitingApproval", "TRADE_NOT_AWAITING_APPROVAL", "trade", "approval")
+{}
 
 /** A signature for an order that is not waiting for one (signed already, or closed). */
-export class OrderNotAwaitingSignature extends Data.TaggedError("OrderNotAwaitingSignature")<{
-  readonly id: string
-}> {
-  readonly code = "ORDER_NOT_AWAITING_SIGNATURE" as const
-  override get message() {
-    return `order '${this.id}' is not waiting for its wallet's signature`
-  }
-}
+export class OrderNotAwaitingSignature
+  extends NotAwaitingError("OrderNotAwaitingSignature", "ORDER_NOT_AWAITING_SIGNATURE", "order", "signature")
+{}
 
 export class ClockNotManual extends Data.TaggedError("ClockNotManual")<{}> {
   readonly code = "CLOCK_NOT_MANUAL" as const

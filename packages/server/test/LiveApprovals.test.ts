@@ -11,36 +11,35 @@
 // listed tokens no pool connects is `400 VALIDATION_ERROR` on `tokenOut`, for a quote and a trade.
 // A trade awaiting approval when the server restarts still times out, and its hold is released. An
 // external wallet's order, created unsigned, holds its funds until it is cancelled.
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig } from "@swapdesk/evm"
+import type { LiveConfig } from "@swapdesk/evm"
 import {
   type Anvil,
   type DemoMarket,
-  deployDemoMarket,
   deployDemoToken,
   devAccount,
   type DevnetClient,
-  devnetClient,
-  mintDemoToken,
-  startAnvil
+  devnetClient
 } from "@swapdesk/evm/devnet"
-import { serve } from "@swapdesk/http"
-import { SqlStore } from "@swapdesk/store"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { type Address, erc20Abi, formatUnits, getAddress, type Hex, keccak256, maxUint256, parseUnits } from "viem"
+import type { ManagedRuntime } from "effect"
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, keccak256, maxUint256 } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { liveApp } from "../src/LiveServer.ts"
+import {
+  apiClient,
+  type LiveChain,
+  liveConfigOf,
+  mineEverySecond,
+  sqliteRepositories,
+  startLiveChain,
+  startLiveServer,
+  until
+} from "./liveFixture.ts"
 
 const APPROVAL_TIMEOUT_MS = 8_000
 const KEY = `sd_live_${"a1B2c3D4e5".repeat(4)}`
 const owner = devAccount(5)
 const stranger = devAccount(6)
 
+let chain: LiveChain
 let anvil: Anvil
 let deployer: DevnetClient
 let wallet: DevnetClient
@@ -51,52 +50,16 @@ let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
 /** The records (and the chain index) in a SQLite file, kept across a restart of the server. */
-let repositories: ReturnType<typeof sqliteStore>
-const sqliteStore = () =>
-  Layer.orDie(
-    SqlStore.layer(
-      SqlStore.parseDatabaseUrl(
-        `sqlite:${join(mkdtempSync(join(tmpdir(), "swapdesk-live-approvals-")), "live.sqlite")}`
-      )
-    )
-  )
+let repositories: ReturnType<typeof sqliteRepositories>
 
 const startServer = async () => {
-  const server = createServer()
-  const app = liveApp(config, {
-    signers: [],
+  ;({ baseUrl, runtime } = await startLiveServer(config, undefined, {
     repositories,
-    followers: { pollIntervalMs: 200 },
     approvalTimeoutMs: APPROVAL_TIMEOUT_MS
-  })
-  runtime = ManagedRuntime.make(
-    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
-  ) as never
-  await runtime.runPromise(Effect.void)
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }))
 }
 
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers: {
-      authorization: `Bearer ${KEY}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" })
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  return { status: response.status, json: await response.json() as any }
-}
-
-const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 30_000): Promise<A> => {
-  const start = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
+const call = apiClient(() => baseUrl, KEY)
 
 const createTrade = async () => {
   const created = await call("POST", "/v1/trades", {
@@ -147,53 +110,16 @@ const confirmedTrade = (id: string) =>
   })
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  deployer = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
+  chain = await startLiveChain({ executorIndex: 1, wallet: owner.address, usdc: "100000" })
+  ;({ anvil, deployer, market, contract } = chain)
   wallet = devnetClient(anvil.rpcUrl, anvil.chainId, owner)
-  market = await deployDemoMarket(deployer, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 10_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
-  contract = await deploySwapdeskRouter(deployer, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(1).address,
-    feeRecipient: devAccount(3).address,
-    owner: deployer.account.address
-  })
-  await mintDemoToken(deployer, market.tokens["USDC"]!.address, owner.address, parseUnits("100000", 6))
   orphan = await deployDemoToken(deployer, { name: "Orphan", symbol: "ORPH", decimals: 18 })
-  config = decodeLiveConfig({
-    networks: {
-      ethereum: {
-        rpcUrl: anvil.rpcUrl,
-        chainId: 1,
-        confirmations: 1,
-        startBlock: 0,
-        dex: { kind: "uniswap-v2", ...market.uniswap },
-        quoteToken: "USDC",
-        feeRecipient: devAccount(3).address,
-        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM",
-        tokens: [
-          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 },
-          { symbol: "ORPH", address: orphan, decimals: 18 }
-        ],
-        contracts: { swapdeskRouter: contract }
-      }
-    },
-    accounts: [{
-      id: "acct_external",
-      plan: "pro",
-      apiKeys: [{ name: "all", key: KEY, scopes: ["read", "trade"] }],
-      wallets: [{ network: "ethereum", address: owner.address }]
-    }]
+  config = liveConfigOf(chain, { id: "acct_external", key: KEY, wallet: owner.address }, {
+    executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM",
+    extraTokens: [{ symbol: "ORPH", address: orphan, decimals: 18 }]
   })
-  await deployer.request({ method: "evm_setIntervalMining", params: [1] } as never)
-  repositories = sqliteStore()
+  await mineEverySecond(chain)
+  repositories = sqliteRepositories("swapdesk-live-approvals-")
   await startServer()
 }, 120_000)
 

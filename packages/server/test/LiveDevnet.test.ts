@@ -10,63 +10,28 @@
 // again (a key given by its hash, a scope changed in the file). A node stopped: health says `down`, and quote, trade and order on it answer
 // `503 NETWORK_UNAVAILABLE` with `Retry-After`, while another network still quotes.
 import { swapdeskRouterAbi } from "@swapdesk/evm"
-import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
 import { type Address, createPublicClient, erc20Abi, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { devnetVariables, type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
+import { devnetServerEnv, type MainServer, mainServerCall, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
-const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
-
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
+type Server = MainServer
 
 let devnet: LiveDevnet
 let server: Server
 /** Every response body the tests received, for the leak check. */
 const bodies: Array<string> = []
 
-const startServer = (env: Record<string, string>): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+/** `main.ts` logging at debug level, with `env`. */
+const startServer = (env: Record<string, string>): Promise<Server> => startMainServer({ LOG_LEVEL: "debug", ...env })
 
-const call = async (method: string, path: string, options: { readonly key?: string; readonly body?: unknown } = {}) => {
-  const response = await fetch(server.baseUrl + path, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` })
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
-  })
-  const text = await response.text()
-  bodies.push(text)
-  return { status: response.status, headers: response.headers, json: JSON.parse(text) as any }
-}
+const call = mainServerCall(() => server, (body) => bodies.push(body))
 
 const chainOf = (network: "ethereum" | "base" | "arbitrum") =>
   createPublicClient({ transport: http(devnet.nodes[network].anvil.rpcUrl) })
@@ -83,7 +48,7 @@ beforeAll(async () => {
   const directory = mkdtempSync(join(tmpdir(), "swapdesk-live-devnet-"))
   devnet = await startLiveDevnet({ directory, confirmations: 2 })
   await runLiveDeploy(devnet)
-  server = await startServer({ ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl })
+  server = await startServer(devnetServerEnv(devnet))
 }, 180_000)
 
 afterAll(async () => {
@@ -205,7 +170,7 @@ describe("the live server on the devnet", () => {
       writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
       server.child.kill("SIGTERM")
       assert.strictEqual(await server.exited, 0)
-      server = await startServer({ ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl })
+      server = await startServer(devnetServerEnv(devnet))
       const after = await call("GET", "/v1/trades", { key })
       assert.strictEqual(after.json.data.total, 1)
       assert.deepStrictEqual(after.json.data.trades[0], before.json.data.trades[0])

@@ -9,41 +9,28 @@
 // with the wallet's own USDC; an order left unsigned expires after the (shortened) signing window.
 // After a restart on the same records, an unsigned order still takes its owner's signature over the
 // stored payload and fills (its hold rebuilt), and another still expires, its hold freed.
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import {
-  decodeLiveConfig,
-  deploySwapdeskRouter,
-  type LiveConfig,
-  readDelegatedSigners,
-  readExecutorSigners,
-  swapTransaction
-} from "@swapdesk/evm"
-import {
-  type Anvil,
-  type DemoMarket,
-  deployDemoMarket,
-  devAccount,
-  devMnemonic,
-  type DevnetClient,
-  devnetClient,
-  mintDemoToken,
-  startAnvil
-} from "@swapdesk/evm/devnet"
-import { serve } from "@swapdesk/http"
-import { SqlStore } from "@swapdesk/store"
-import { Effect, Layer, ManagedRuntime } from "effect"
-import { mkdtempSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits, toHex } from "viem"
-import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts"
+import type { LiveConfig } from "@swapdesk/evm"
+import { type Anvil, type DemoMarket, devAccount, type DevnetClient, devnetClient } from "@swapdesk/evm/devnet"
+import type { ManagedRuntime } from "effect"
+import { type Address, erc20Abi, formatUnits, getAddress, type Hex, maxUint256, parseUnits } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
-import { liveApp } from "../src/LiveServer.ts"
+import {
+  apiClient,
+  keyOf,
+  limitOrders,
+  type LiveChain,
+  liveConfigOf,
+  mineEverySecond,
+  sellLinkIntoPool,
+  sqliteRepositories,
+  startLiveChain,
+  startLiveServer,
+  until,
+  usdcBalanceOf
+} from "./liveFixture.ts"
 
 const KEY = `sd_live_${"e1X2t3E4r5".repeat(4)}`
-const keyOf = (index: number) => toHex(mnemonicToAccount(devMnemonic, { addressIndex: index }).getHdKey().privateKey!)
 const walletIndex = 8
 const strangerIndex = 9
 const wallet = devAccount(walletIndex).address
@@ -52,6 +39,7 @@ const executorIndex = 1
 /** The signing window, shortened from 10 minutes so that an unsigned order expires within the test. */
 const UNSIGNED_TIMEOUT_MS = 15_000
 
+let chain: LiveChain
 let anvil: Anvil
 let deployer: DevnetClient
 let market: DemoMarket
@@ -60,122 +48,27 @@ let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
 /** The records (and the chain index) in a SQLite file, kept across a restart of the server. */
-let repositories: ReturnType<typeof sqliteStore>
-const sqliteStore = () =>
-  Layer.orDie(
-    SqlStore.layer(
-      SqlStore.parseDatabaseUrl(
-        `sqlite:${join(mkdtempSync(join(tmpdir(), "swapdesk-live-external-orders-")), "live.sqlite")}`
-      )
-    )
-  )
+let repositories: ReturnType<typeof sqliteRepositories>
 
 const startServer = async () => {
-  const env = { EXECUTOR_KEY: keyOf(executorIndex) }
-  const server = createServer()
-  const app = liveApp(config, {
-    signers: Effect.runSync(readDelegatedSigners(config, env)),
-    executors: Effect.runSync(readExecutorSigners(config, env)),
+  ;({ baseUrl, runtime } = await startLiveServer(config, { EXECUTOR_KEY: keyOf(executorIndex) }, {
     repositories,
-    followers: { pollIntervalMs: 200 },
     unsignedOrderTimeoutMs: UNSIGNED_TIMEOUT_MS
-  })
-  runtime = ManagedRuntime.make(
-    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
-  ) as never
-  await runtime.runPromise(Effect.void)
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }))
 }
 
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(baseUrl + path, {
-    method,
-    headers: {
-      authorization: `Bearer ${KEY}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" })
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  return { status: response.status, json: await response.json() as any }
-}
+const call = apiClient(() => baseUrl, KEY)
 
-const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 30_000): Promise<A> => {
-  const start = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${JSON.stringify(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
+const { orderOf, place } = limitOrders(call)
 
-const place = async () => {
-  const created = await call("POST", "/v1/orders", {
-    tokenIn: "USDC",
-    tokenOut: "LINK",
-    amountIn: "100",
-    minAmountOut: "7.3",
-    network: "ethereum"
-  })
-  assert.strictEqual(created.status, 201, JSON.stringify(created.json))
-  return created.json.data
-}
-
-const orderOf = async (id: string) => (await call("GET", `/v1/orders/${id}`)).json.data
-
-const usdcOf = (address: Address) =>
-  deployer.readContract({
-    address: market.tokens["USDC"]!.address,
-    abi: erc20Abi,
-    functionName: "balanceOf",
-    args: [address]
-  })
+const usdcOf = (address: Address) => usdcBalanceOf(chain, address)
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  deployer = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
-  market = await deployDemoMarket(deployer, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 10_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
-  contract = await deploySwapdeskRouter(deployer, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(executorIndex).address,
-    feeRecipient: devAccount(3).address,
-    owner: deployer.account.address
-  })
-  await mintDemoToken(deployer, market.tokens["USDC"]!.address, wallet, parseUnits("10000", 6))
-  config = decodeLiveConfig({
-    networks: {
-      ethereum: {
-        rpcUrl: anvil.rpcUrl,
-        chainId: 1,
-        confirmations: 1,
-        startBlock: 0,
-        dex: { kind: "uniswap-v2", ...market.uniswap },
-        quoteToken: "USDC",
-        feeRecipient: devAccount(3).address,
-        executorKeyEnv: "EXECUTOR_KEY",
-        tokens: [
-          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
-        ],
-        contracts: { swapdeskRouter: contract }
-      }
-    },
-    accounts: [{
-      id: "acct_external_orders",
-      plan: "pro",
-      apiKeys: [{ name: "all", key: KEY, scopes: ["read", "trade"] }],
-      wallets: [{ network: "ethereum", address: wallet }]
-    }]
-  })
-  await deployer.request({ method: "evm_setIntervalMining", params: [1] } as never)
-  repositories = sqliteStore()
+  chain = await startLiveChain({ executorIndex, wallet })
+  ;({ anvil, deployer, market, contract } = chain)
+  config = liveConfigOf(chain, { id: "acct_external_orders", key: KEY, wallet })
+  await mineEverySecond(chain)
+  repositories = sqliteRepositories("swapdesk-live-external-orders-")
   await startServer()
 }, 120_000)
 
@@ -258,29 +151,7 @@ describe("an external wallet's limit order on the live server", () => {
     const usdcBefore = await usdcOf(wallet)
 
     // Another account sells LINK into the pool: LINK gets about 20% cheaper.
-    const link = market.tokens["LINK"]!.address
-    const sold = parseUnits("80000", 18)
-    await mintDemoToken(deployer, link, deployer.account.address, sold)
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({
-        address: link,
-        abi: erc20Abi,
-        functionName: "approve",
-        args: [contract, maxUint256]
-      })
-    })
-    const push = swapTransaction({
-      from: deployer.account.address,
-      tokenIn: link,
-      tokenOut: market.tokens["USDC"]!.address,
-      amountIn: sold,
-      minAmountOut: 0n,
-      path: [link, market.tokens["USDC"]!.address],
-      deadline: BigInt(Math.floor(Date.now() / 1000) + 600)
-    })
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.sendTransaction({ to: contract, data: push.data, value: push.value })
-    })
+    await sellLinkIntoPool(chain)
 
     const done = await until(() => orderOf(order.id), (o) => o.status !== "pending", 40_000)
     assert.strictEqual(done.status, "confirmed", JSON.stringify(done))

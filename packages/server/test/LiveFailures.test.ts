@@ -13,53 +13,25 @@
 // down and takes no trade.
 import { swapdeskRouterAbi } from "@swapdesk/evm"
 import { startAnvil } from "@swapdesk/evm/devnet"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer, type Server as NetServer, type Socket } from "node:net"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
 import { type Address, createPublicClient, type Hash, http, parseEventLogs, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
+import { devnetServerEnv, type MainServer, routeNetworkThrough, startMainServer, stopMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
-
-const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 
 type NetworkName = "ethereum" | "base" | "arbitrum"
 
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
+type Server = MainServer
 
-const startServer = (env: Record<string, string>): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+const startServer = startMainServer
 
-const stopServer = async (server: Server | undefined, signal: "SIGTERM" | "SIGKILL") => {
-  if (server === undefined || server.child.exitCode !== null || server.child.signalCode !== null) return
-  server.child.kill(signal)
-  await server.exited
-}
+const stopServer = stopMainServer
 
 /**
  * A TCP relay in front of a node. Switched off, it keeps every connection open and answers
@@ -197,10 +169,8 @@ beforeAll(async () => {
   devnet = await startLiveDevnet({ directory, confirmations: 2 })
   await runLiveDeploy(devnet)
   relay = await startRelay(devnet.nodes.base.anvil.rpcUrl)
-  const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
-  file.networks.base.rpcUrl = relay.url
-  writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
-  env = { ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl }
+  routeNetworkThrough(devnet, "base", relay.url)
+  env = devnetServerEnv(devnet)
   server = await startServer(env)
 }, 180_000)
 

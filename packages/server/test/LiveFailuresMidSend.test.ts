@@ -8,43 +8,20 @@
 // confirms with the gas of the ERC-20 approval sent with it in `gasFee`; the one that did not fails
 // `NETWORK_ERROR` after the drop grace, and the next trade reuses its nonce. Each time the wallet's
 // nonce on chain equals the transactions the chain holds from it.
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdtempSync } from "node:fs"
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
 import { type Address, createPublicClient, type Hash, http, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
+import { devnetServerEnv, type MainServer, routeNetworkThrough, startMainServer, stopMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
-const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+type Server = MainServer
 
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<number | null>
-}
-
-const startServer = (env: Record<string, string>): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, exited })
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+const startServer = startMainServer
 
 const kill = async (server: Server) => {
   server.child.kill("SIGKILL")
@@ -177,18 +154,13 @@ beforeAll(async () => {
   devnet = await startLiveDevnet({ directory, confirmations: 2 })
   await runLiveDeploy(devnet)
   relay = await startRpcRelay(devnet.nodes.ethereum.anvil.rpcUrl)
-  const file = JSON.parse(readFileSync(devnet.configPath, "utf8"))
-  file.networks.ethereum.rpcUrl = relay.url
-  writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
-  env = { ...devnet.env, LIVE_CONFIG: devnet.configPath, DATABASE_URL: devnet.databaseUrl }
+  routeNetworkThrough(devnet, "ethereum", relay.url)
+  env = devnetServerEnv(devnet)
   server = await startServer(env)
 }, 180_000)
 
 afterAll(async () => {
-  if (server !== undefined && server.child.exitCode === null && server.child.signalCode === null) {
-    server.child.kill("SIGTERM")
-    await server.exited
-  }
+  await stopMainServer(server, "SIGTERM")
   await relay?.close()
   await devnet?.stop()
 }, 60_000)

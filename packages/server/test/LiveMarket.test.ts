@@ -10,19 +10,17 @@
 // a whale alert fires on the indexed swap worth at least 100 000 USD, not on a smaller one.
 import { MoneyDecimal } from "@swapdesk/core"
 import { confirmed, devAccount, devnetClient, mintDemoToken, uniswapV2RouterAbi } from "@swapdesk/evm/devnet"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { createServer, type Server as HttpServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { type Address, erc20Abi, type Hash, maxUint256, parseAbi, parseAbiItem, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
+import { type MainServer, mainServerCall, startMainServer } from "./mainServer.ts"
 import { waitUntil } from "./waitUntil.ts"
 
-const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const D = MoneyDecimal
 
 const swapEvent = parseAbiItem(
@@ -34,12 +32,7 @@ const pairAbi = parseAbi([
 ])
 const factoryAbi = parseAbi(["function getPair(address, address) view returns (address)"])
 
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
+type Server = MainServer
 
 let devnet: LiveDevnet
 let server: Server
@@ -54,34 +47,10 @@ let pair: Address
 /** The first minute of the scripted swaps, in seconds. */
 let t0: number
 
-const startServer = (env: Record<string, string>): Promise<Server> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "debug", LOG_FORMAT: "json", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
-    })
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+/** `main.ts` logging at debug level, with `env`. */
+const startServer = (env: Record<string, string>): Promise<Server> => startMainServer({ LOG_LEVEL: "debug", ...env })
 
-const call = async (method: string, path: string, options: { readonly key?: string; readonly body?: unknown } = {}) => {
-  const response = await fetch(server.baseUrl + path, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-      ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` })
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
-  })
-  return { status: response.status, json: JSON.parse(await response.text()) as any }
-}
+const call = mainServerCall(() => server)
 
 const rpc = (method: string, params: ReadonlyArray<unknown> = []) =>
   owner.request({ method: method as never, params: params as never })

@@ -27,21 +27,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type Anvil,
   type DemoMarket,
-  deployDemoMarket,
   devAccount,
   devMnemonic,
   type DevnetClient,
-  devnetClient,
-  mintDemoToken,
-  startAnvil
+  mintDemoToken
 } from "../../src/devnet/index.ts"
-import {
-  decodeLiveConfig,
-  deploySwapdeskRouter,
-  type LiveConfig,
-  readDelegatedSigners,
-  swapOutcome
-} from "../../src/index.ts"
+import { decodeLiveConfig, type LiveConfig, readDelegatedSigners, swapOutcome } from "../../src/index.ts"
 import {
   layerLiveFollowers,
   layerLivePorts,
@@ -49,6 +40,8 @@ import {
   type LiveFollowerOptions,
   LiveState
 } from "../../src/live/index.ts"
+import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
+import { polling } from "./polling.ts"
 
 const walletIndex = 2
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -111,40 +104,17 @@ const makeRuntime = (
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
-  market = await deployDemoMarket(owner, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 10_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
-  contract = await deploySwapdeskRouter(owner, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(1).address,
-    feeRecipient: devAccount(3).address,
-    owner: owner.account.address
-  })
+  ;({ anvil, owner, market } = await startDemoChain(10_000_000n))
+  contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000000", 6))
   config = decodeLiveConfig({
     networks: {
-      ethereum: {
+      ethereum: demoNetwork(market, contract, {
         rpcUrl: anvil.rpcUrl,
         chainId: 1,
         confirmations: 2,
-        startBlock: 0,
-        dex: { kind: "uniswap-v2", ...market.uniswap },
-        quoteToken: "USDC",
-        feeRecipient: devAccount(3).address,
-        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM",
-        tokens: [
-          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
-        ],
-        contracts: { swapdeskRouter: contract }
-      }
+        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY_ETHEREUM"
+      })
     },
     accounts: [{ id: "acct_live", wallets: [{ network: "ethereum", address: wallet, signingKeyEnv: "WALLET_KEY" }] }]
   })
@@ -156,15 +126,7 @@ afterAll(async () => {
   await anvil?.stop()
 })
 
-const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 30_000): Promise<A> => {
-  const start = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${String(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+const until = polling({ everyMs: 100, timeoutMs: 30_000 })
 
 const tradeOf = (runtime: ReturnType<typeof makeRuntime>, id: string) =>
   runtime.runPromise(TradeRepository.use((r) => r.getById(id))).then((t) => t._tag === "Some" ? t.value : undefined)

@@ -20,18 +20,11 @@ import { type AddressInfo } from "node:net"
 import { parseUnits, toHex } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import {
-  type Anvil,
-  deployDemoMarket,
-  devAccount,
-  devMnemonic,
-  type DevnetClient,
-  devnetClient,
-  mintDemoToken,
-  startAnvil
-} from "../../src/devnet/index.ts"
-import { decodeLiveConfig, deploySwapdeskRouter, type LiveConfig, readDelegatedSigners } from "../../src/index.ts"
+import { type Anvil, devAccount, devMnemonic, type DevnetClient, mintDemoToken } from "../../src/devnet/index.ts"
+import { decodeLiveConfig, type LiveConfig, readDelegatedSigners } from "../../src/index.ts"
 import { layerLiveFollowers, layerLivePorts, layerLiveTokenRegistry, LiveNetworkStatus } from "../../src/live/index.ts"
+import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
+import { polling } from "./polling.ts"
 
 const walletIndex = 5
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -67,52 +60,23 @@ const startRelay = (target: string) =>
 
 const mine = (blocks = 1) => owner.request({ method: "anvil_mine", params: [toHex(blocks)] } as never)
 
-const until = async <A>(read: () => Promise<A>, done: (a: A) => boolean, timeoutMs = 20_000): Promise<A> => {
-  const start = Date.now()
-  for (;;) {
-    const value = await read()
-    if (done(value)) return value
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out; last value: ${String(value)}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const until = polling({ everyMs: 50, timeoutMs: 20_000 })
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
-  const market = await deployDemoMarket(owner, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 1_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
-  const contract = await deploySwapdeskRouter(owner, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(1).address,
-    feeRecipient: devAccount(3).address,
-    owner: owner.account.address
-  })
+  const started = await startDemoChain(1_000_000n)
+  ;({ anvil, owner } = started)
+  const market = started.market
+  const contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000", 6))
   relay = await startRelay(anvil.rpcUrl)
   config = decodeLiveConfig({
     networks: {
-      ethereum: {
+      ethereum: demoNetwork(market, contract, {
         rpcUrl: `http://127.0.0.1:${(relay.address() as AddressInfo).port}`,
         chainId: 1,
         confirmations: 2,
-        startBlock: 0,
-        dex: { kind: "uniswap-v2", ...market.uniswap },
-        quoteToken: "USDC",
-        feeRecipient: devAccount(3).address,
-        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY",
-        tokens: [
-          { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-          { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-          { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 }
-        ],
-        contracts: { swapdeskRouter: contract }
-      }
+        executorKeyEnv: "SWAPDESK_EXECUTOR_KEY"
+      })
     },
     accounts: [{ id: "acct_live", wallets: [{ network: "ethereum", address: wallet, signingKeyEnv: "WALLET_KEY" }] }]
   })

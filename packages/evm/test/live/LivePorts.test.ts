@@ -23,25 +23,22 @@ import {
   addPool,
   type Anvil,
   type DemoMarket,
-  deployDemoMarket,
   deployDemoToken,
   devAccount,
   devMnemonic,
   type DevnetClient,
-  devnetClient,
   mintDemoToken,
-  startAnvil,
   wrapEth
 } from "../../src/devnet/index.ts"
 import {
   decodeLiveConfig,
-  deploySwapdeskRouter,
   type LiveConfig,
   nativeTokenAddress,
   orderDomainOf,
   readDelegatedSigners
 } from "../../src/index.ts"
 import { layerLivePorts, LiveNetworkStatus, LiveState, liveTokensOf } from "../../src/live/index.ts"
+import { demoNetwork, deployDemoRouter, startDemoChain } from "./demoNetwork.ts"
 
 const walletIndex = 4
 const walletKey = toHex(mnemonicToAccount(devMnemonic, { addressIndex: walletIndex }).getHdKey().privateKey!)
@@ -103,14 +100,7 @@ let runtime: ManagedRuntime.ManagedRuntime<
 >
 
 beforeAll(async () => {
-  anvil = await startAnvil({ chainId: 1 })
-  owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
-  market = await deployDemoMarket(owner, {
-    quote: { symbol: "USDC", name: "USD Coin", decimals: 6 },
-    ethPrice: "3000",
-    depth: 1_000_000n,
-    tokens: [{ symbol: "LINK", name: "Chainlink", decimals: 18, price: "14.5" }]
-  })
+  ;({ anvil, owner, market } = await startDemoChain(1_000_000n))
   // UNI trades against WETH only: its USD price goes through WETH.
   uni = await deployDemoToken(owner, { name: "Uniswap", symbol: "UNI", decimals: 18 })
   await mintDemoToken(owner, uni, owner.account.address, parseUnits("300000", 18))
@@ -121,31 +111,16 @@ beforeAll(async () => {
     tokenB: market.uniswap.weth,
     amountB: parseUnits("100", 18)
   })
-  contract = await deploySwapdeskRouter(owner, {
-    router: market.uniswap.router,
-    weth: market.uniswap.weth,
-    executor: devAccount(1).address,
-    feeRecipient: devAccount(3).address,
-    owner: owner.account.address
-  })
+  contract = await deployDemoRouter(owner, market)
   await mintDemoToken(owner, market.tokens["USDC"]!.address, wallet, parseUnits("1000", 6))
-  const network = (chainId: number) => ({
-    rpcUrl: anvil.rpcUrl,
-    chainId,
-    confirmations: 1,
-    startBlock: 0,
-    dex: { kind: "uniswap-v2", ...market.uniswap },
-    quoteToken: "USDC",
-    feeRecipient: devAccount(3).address,
-    executorKeyEnv: "SWAPDESK_EXECUTOR_KEY",
-    tokens: [
-      { symbol: "USDC", address: market.tokens["USDC"]!.address, decimals: 6 },
-      { symbol: "WETH", address: market.uniswap.weth, decimals: 18 },
-      { symbol: "LINK", address: market.tokens["LINK"]!.address, decimals: 18 },
-      { symbol: "UNI", address: uni, decimals: 18 }
-    ],
-    contracts: { swapdeskRouter: contract }
-  })
+  const network = (chainId: number) =>
+    demoNetwork(market, contract, {
+      rpcUrl: anvil.rpcUrl,
+      chainId,
+      confirmations: 1,
+      executorKeyEnv: "SWAPDESK_EXECUTOR_KEY",
+      extraTokens: [{ symbol: "UNI", address: uni, decimals: 18 }]
+    })
   config = decodeLiveConfig({
     // base's RPC is the same node, which answers chain id 1: base is down.
     networks: { ethereum: network(1), base: { ...network(8453), tokens: network(8453).tokens.slice(0, 2) } },

@@ -11,9 +11,9 @@ import {
   IdempotencyKeyHeader,
   idExample,
   itemRoute,
-  jsonBody,
   queryRoute,
-  ResourceId
+  ResourceId,
+  walletAnswerRoute
 } from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
@@ -42,11 +42,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
       summary: "Read one limit order",
       examples: orderId
     }),
-    HttpApiEndpoint.post("signature", "/v1/orders/:id/signature", {
-      params: ResourceId,
-      ...jsonBody(SubmitOrderSignatureBody, BadRequest, NotFound, Conflict),
-      success: Envelope(OrderView)
-    }).annotateMerge(documented({
+    walletAnswerRoute("signature", "/v1/orders/:id/signature", SubmitOrderSignatureBody, OrderView, {
       scope: "trade",
       summary:
         "Live mode: an external wallet's EIP-712 signature over its order's typedData; opens the order when it recovers to the wallet",
@@ -54,7 +50,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
         parameters: { id: "ord_8fKq2ZxW4nLp7RtY3bVc" },
         body: { signature: `0x${"ab".repeat(64)}1b` }
       }
-    })),
+    }),
     HttpApiEndpoint.delete("cancel", "/v1/orders/:id", {
       params: ResourceId,
       success: Envelope(OrderView),

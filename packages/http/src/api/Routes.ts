@@ -11,7 +11,7 @@ import { type ApiScope, IDEMPOTENCY_KEY_MAX_LENGTH } from "@swapdesk/core"
 import { Context, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, bodyErrors, NotFound } from "./ApiErrors.ts"
+import { BadRequest, bodyErrors, Conflict, NotFound } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import { operationExamples } from "./Examples.ts"
 import { RequiredScope } from "./Security.ts"
@@ -111,3 +111,20 @@ export const deleteRoute = <const Name extends string, const Path extends HttpRo
 ) =>
   HttpApiEndpoint.delete(name, path, { params: ResourceId, success: HttpApiSchema.NoContent, error: NotFound })
     .annotateMerge(documented(documentation))
+
+/**
+ * `POST` of an external wallet's answer about one resource by its `:id` (a signature, an approval):
+ * the resource back, 400 for a body its schema refuses, 404 when the account has no such resource,
+ * 409 when the resource is not waiting for that answer.
+ */
+export const walletAnswerRoute = <
+  const Name extends string,
+  const Path extends HttpRouter.PathInput,
+  Payload extends Schema.Top,
+  Data extends Schema.Top
+>(name: Name, path: Path, payload: Payload, data: Data, documentation: Documentation) =>
+  HttpApiEndpoint.post(name, path, {
+    params: ResourceId,
+    ...jsonBody(payload, BadRequest, NotFound, Conflict),
+    success: Envelope(data)
+  }).annotateMerge(documented(documentation))

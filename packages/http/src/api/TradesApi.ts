@@ -12,7 +12,7 @@ import {
   TradeView
 } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, Conflict, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import {
   creation,
@@ -20,9 +20,8 @@ import {
   IdempotencyKeyHeader,
   idExample,
   itemRoute,
-  jsonBody,
   queryRoute,
-  ResourceId
+  walletAnswerRoute
 } from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
@@ -45,11 +44,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
       summary: "Read one trade with every field",
       examples: idExample("trd_V0EqxmPlrww0EEmI9QfJ")
     }),
-    HttpApiEndpoint.post("approval", "/v1/trades/:id/approval", {
-      params: ResourceId,
-      ...jsonBody(TradeApprovalBody, BadRequest, NotFound, Conflict),
-      success: Envelope(TradeView)
-    }).annotateMerge(documented({
+    walletAnswerRoute("approval", "/v1/trades/:id/approval", TradeApprovalBody, TradeView, {
       scope: "trade",
       summary:
         "An external wallet's answer to its trade awaiting approval: the prepared swap signed, the hash of the swap it broadcast, or a rejection",
@@ -57,7 +52,7 @@ export class TradesApi extends HttpApiGroup.make("trades")
         parameters: { id: "trd_V0EqxmPlrww0EEmI9QfJ" },
         body: { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }
       }
-    })),
+    }),
     HttpApiEndpoint.get("quote", "/v1/quote", {
       query: QuoteQuery,
       success: Envelope(QuoteView),
