@@ -6,7 +6,7 @@
  */
 import { useSignal } from "@preact/signals"
 import type { InputHTMLAttributes } from "preact"
-import { useEffect, useId, useRef } from "preact/hooks"
+import { useId, useLayoutEffect, useRef } from "preact/hooks"
 import type { Network } from "../api/Types.ts"
 import { balanceText } from "../Amounts.ts"
 import { matchesToken, tokensOn } from "../Tokens.ts"
@@ -33,7 +33,9 @@ export const TokenPicker = (props: {
     .toSorted((a, b) => (held(b.symbol)?.value ?? 0) - (held(a.symbol)?.value ?? 0))
   const activeIndex = Math.min(active.value, Math.max(0, options.length - 1))
 
-  useEffect(() => {
+  // A layout effect: the dialog opens and closes in the same frame as the render that changed
+  // `open`, so the button never names the new token while the dialog is still showing.
+  useLayoutEffect(() => {
     if (open.value) {
       dialog.current?.showModal()
       search.current?.focus()
