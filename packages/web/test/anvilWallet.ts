@@ -163,11 +163,10 @@ export const installAnvilWallet = async (
   await page.addInitScript(() => {
     const listeners = new Map<string, Set<(value: unknown) => void>>()
     const emit = (event: string, value: unknown) => listeners.get(event)?.forEach((listener) => listener(value))
-    const bridge = (method: string, params: ReadonlyArray<unknown>): Promise<any> =>
-      (globalThis as any).__anvilWallet(method, params)
     const provider = {
       request: async ({ method, params }: { method: string; params?: ReadonlyArray<any> }) => {
-        const answer = await bridge(method, params ?? [])
+        // Looked up at each request: the binding is the test process's answer.
+        const answer = await (globalThis as any).__anvilWallet(method, params ?? [])
         if ("error" in answer) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
         if (method === "wallet_switchEthereumChain") emit("chainChanged", params![0].chainId)
         if (method === "eth_requestAccounts") emit("accountsChanged", answer.result)
