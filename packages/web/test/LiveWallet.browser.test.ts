@@ -3,8 +3,10 @@
 // project's contract; the account's wallet has no delegated key) and a second anvil (chain 10) the
 // wallet starts on. The page's `window.ethereum` is a real EIP-1193 provider answered in the test
 // process (`anvilWallet.ts`): it signs with a private key through viem and broadcasts to the nodes.
-// "Connect wallet" shows the account and its chain; a swap moves the wallet to the network's chain
-// (from `GET /v1/health`), sends the USDC approval, then the swap, says each step, reports the hash,
+// "Connect wallet" shows the account and its chain; a swap stops, still awaiting approval, while the
+// wallet does not know the network's chain (4902), and goes on once the user adds it: it moves the
+// wallet to that chain (from the server), sends the USDC approval, then the swap, says each step,
+// reports the hash,
 // and is confirmed with the balances on chain moved by exactly the trade's amounts. A refusal in the
 // wallet (4001) rejects the trade (`WALLET_REJECTED`, nothing held, nothing moved). A limit order is
 // signed with `eth_signTypedData_v4` and the server holds that signature; a refused signature cancels
@@ -98,7 +100,8 @@ beforeAll(async () => {
   closePage = opened.close
   wallet = await installAnvilWallet(page, {
     privateKey: ownerKey,
-    chains: new Map([[1, chain.anvil.rpcUrl], [OTHER_CHAIN_ID, otherChain.rpcUrl]]),
+    // It does not know the server's chain yet: the user adds it when the interface asks.
+    chains: new Map([[OTHER_CHAIN_ID, otherChain.rpcUrl]]),
     startChainId: OTHER_CHAIN_ID
   })
   await page.addInitScript(() => {
@@ -124,7 +127,7 @@ afterAll(async () => {
 
 describe("an external wallet in the browser, on a live server", () => {
   it(
-    "connects, moves to the network's chain, approves, swaps and confirms with the amounts moved on chain",
+    "connects, waits for the network's chain, approves, swaps and confirms with the amounts moved on chain",
     async () => {
       await goTo(page, "Swap")
       const connection = page.getByRole("group", { name: "Browser wallet" })
@@ -141,6 +144,14 @@ describe("an external wallet in the browser, on a live server", () => {
       const button = swap.getByRole("button", { name: "Swap", exact: true })
       await expect.poll(() => button.isEnabled(), { timeout: 30_000 }).toBe(true)
       await button.click()
+
+      // The wallet does not know chain 1 (4902): the trade waits while the user adds it, then goes on.
+      const trading = page.getByRole("region", { name: "Your trade" })
+      await trading.getByRole("alert").filter({ hasText: "your wallet does not know ethereum (chain 1)" }).waitFor()
+      expect(await trading.getByText("pending, awaiting your wallet's approval").isVisible()).toBe(true)
+      expect(wallet.chainId()).toBe(OTHER_CHAIN_ID)
+      wallet.addChain(1, chain.anvil.rpcUrl)
+      await trading.getByRole("button", { name: "Continue in wallet" }).click()
 
       const status = page.locator(".trade-status")
       await status.getByText("confirmed", { exact: true }).waitFor({ timeout: 60_000 })

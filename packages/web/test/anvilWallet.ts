@@ -3,7 +3,8 @@
  * are answered in the test process by a wallet that holds one private key and talks to real anvil
  * nodes. It implements the protocol, not the interface's expectations: `eth_requestAccounts`
  * answers the key's address (and `accountsChanged`), `eth_chainId` the chain it is on,
- * `wallet_switchEthereumChain` moves it to another node it knows (`chainChanged`) or answers 4902,
+ * `wallet_switchEthereumChain` moves it to another node it knows (`chainChanged`) or answers 4902
+ * (until the test adds the chain, as a user adds a network),
  * `eth_sendTransaction` fills the nonce, fees and gas from the node, signs locally with viem and
  * broadcasts the raw transaction, `eth_signTypedData_v4` signs the payload with the same key, and
  * everything else is forwarded to the node as JSON-RPC. `refuseNext(method)` makes the next such
@@ -33,6 +34,8 @@ export interface AnvilWallet {
   readonly chainId: () => number
   /** The next request of `method` is refused with 4001 (user rejected). */
   readonly refuseNext: (method: string) => void
+  /** The user adds a network to the wallet: the node of `chainId` at `rpcUrl`. */
+  readonly addChain: (chainId: number, rpcUrl: string) => void
 }
 
 class ProviderError extends Error {
@@ -52,8 +55,9 @@ export const installAnvilWallet = async (
   options: { readonly privateKey: Hex; readonly chains: ReadonlyMap<number, string>; readonly startChainId: number }
 ): Promise<AnvilWallet> => {
   const account = privateKeyToAccount(options.privateKey)
+  const rpcUrls = new Map(options.chains)
   const clients = new Map<number, PublicClient>(
-    [...options.chains].map(([chainId, rpcUrl]) => [chainId, createPublicClient({ transport: http(rpcUrl) })])
+    [...rpcUrls].map(([chainId, rpcUrl]) => [chainId, createPublicClient({ transport: http(rpcUrl) })])
   )
   let current = options.startChainId
   const requests: Array<WalletRequest> = []
@@ -129,7 +133,7 @@ export const installAnvilWallet = async (
         return signature
       }
       default: {
-        const response = await fetch(options.chains.get(current)!, {
+        const response = await fetch(rpcUrls.get(current)!, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })
@@ -186,6 +190,10 @@ export const installAnvilWallet = async (
     address: account.address,
     requests,
     chainId: () => current,
-    refuseNext: (method) => void refused.add(method)
+    refuseNext: (method) => void refused.add(method),
+    addChain: (chainId, rpcUrl) => {
+      rpcUrls.set(chainId, rpcUrl)
+      clients.set(chainId, createPublicClient({ transport: http(rpcUrl) }))
+    }
   }
 }
