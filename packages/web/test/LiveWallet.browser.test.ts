@@ -18,7 +18,7 @@ import { type Address, erc20Abi, type Hex, parseUnits } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AnvilWallet, installAnvilWallet } from "./anvilWallet.ts"
-import { chooseToken, goTo, launchBrowser, openPage, screenshot, signIn } from "./browser.ts"
+import { chooseToken, goTo, launchBrowser, openPage, screenshot, seriousViolations, signIn } from "./browser.ts"
 import { holdInterface } from "./interfaceLock.ts"
 
 /** What this test uses of the server's live test fixture (`packages/server/test/liveFixture.ts`). */
@@ -180,6 +180,7 @@ describe("an external wallet in the browser, on a live server", () => {
       expect(usdcBefore - usdcAfter).toBe(parseUnits(trade.amountIn, 6))
       expect(linkAfter - linkBefore).toBe(parseUnits(trade.amountOut, 18))
       expect(problems).toEqual([])
+      expect(await seriousViolations(page)).toEqual([])
 
       await screenshot(page, "live-wallet-swap-1280")
       await page.setViewportSize({ width: 390, height: 900 })
