@@ -10,7 +10,7 @@
 // and is confirmed with the balances on chain moved by exactly the trade's amounts. A refusal in the
 // wallet (4001) rejects the trade (`WALLET_REJECTED`, nothing held, nothing moved). A limit order is
 // signed with `eth_signTypedData_v4` and the server holds that signature; a refused signature cancels
-// the order.
+// the order; one the wallet fails to sign stays open, unsigned, and is signed from the Orders list.
 import type { Anvil, DemoMarket, DevnetClient } from "@swapdesk/evm/devnet"
 import { startAnvil } from "@swapdesk/evm/devnet"
 import type { Browser, Page } from "playwright-core"
@@ -215,7 +215,7 @@ describe("an external wallet in the browser, on a live server", () => {
     expect(problems).toEqual([])
   }, 60_000)
 
-  it("signs a limit order in the wallet, and cancels one whose signature the wallet refuses", async () => {
+  it("signs a limit order in the wallet, cancels one it refuses, and signs a left one from the list", async () => {
     await goTo(page, "Orders")
     const form = page.getByRole("form", { name: "Place limit order" })
     await chooseToken(page, form, "Token in", "USDC")
@@ -246,6 +246,24 @@ describe("an external wallet in the browser, on a live server", () => {
     })
     const cancelled = await read("/v1/orders?status=cancelled")
     expect(cancelled.orders.map((each: any) => [each.amountIn, each.signature])).toEqual([["21", null]])
+
+    // A wallet that fails (not a refusal) leaves the order unsigned and open: the list offers to sign it.
+    wallet.failNext("eth_signTypedData_v4")
+    await form.getByLabel("Amount").fill("22")
+    await form.getByRole("button", { name: "Place order" }).click()
+    await form.getByRole("alert").filter({ hasText: "WALLET_ERROR" }).filter({ hasText: "code -32603" }).waitFor({
+      timeout: 30_000
+    })
+    const [unsigned] = (await read("/v1/orders?status=pending")).orders.filter((each: any) => each.amountIn === "22")
+    expect(unsigned.signature).toBeNull()
+    const orders = page.getByRole("list", { name: "Orders" })
+    await orders.getByRole("button", { name: `Sign order ${unsigned.id} in wallet` }).click()
+    await page.getByRole("status").filter({ hasText: "Order signed: it fills when its price is reached" }).last()
+      .waitFor()
+    await expect.poll(async () => (await read(`/v1/orders/${unsigned.id}`)).signature).toBe(
+      wallet.requests.at(-1)!.result
+    )
+    await orders.getByRole("button", { name: `Sign order ${unsigned.id} in wallet` }).waitFor({ state: "detached" })
     expect(problems).toEqual([])
   }, 60_000)
 })

@@ -8,7 +8,7 @@
  * `eth_sendTransaction` fills the nonce, fees and gas from the node, signs locally with viem and
  * broadcasts the raw transaction, `eth_signTypedData_v4` signs the payload with the same key, and
  * everything else is forwarded to the node as JSON-RPC. `refuseNext(method)` makes the next such
- * request answer 4001, as a user pressing "Reject" does.
+ * request answer 4001, as a user pressing "Reject" does; `failNext(method)` an internal error.
  */
 import type { Page } from "playwright-core"
 import { createPublicClient, type Hex, http, type PublicClient } from "viem"
@@ -34,6 +34,8 @@ export interface AnvilWallet {
   readonly chainId: () => number
   /** The next request of `method` is refused with 4001 (user rejected). */
   readonly refuseNext: (method: string) => void
+  /** The next request of `method` fails with -32603 (an internal error of the wallet, such as a locked keyring). */
+  readonly failNext: (method: string) => void
   /** The user adds a network to the wallet: the node of `chainId` at `rpcUrl`. */
   readonly addChain: (chainId: number, rpcUrl: string) => void
 }
@@ -62,6 +64,7 @@ export const installAnvilWallet = async (
   let current = options.startChainId
   const requests: Array<WalletRequest> = []
   const refused = new Set<string>()
+  const failing = new Set<string>()
   const node = () => clients.get(current)!
   const stepShown = () => page.locator(".wallet-step").first().textContent({ timeout: 1_000 }).catch(() => undefined)
 
@@ -70,6 +73,10 @@ export const installAnvilWallet = async (
     if (refused.delete(method)) {
       requests.push({ method, params: [], ...(step === undefined || step === null ? {} : { step }) })
       throw new ProviderError(4001, "User rejected the request.")
+    }
+    if (failing.delete(method)) {
+      requests.push({ method, params: [], ...(step === undefined || step === null ? {} : { step }) })
+      throw new ProviderError(-32603, "Internal error: the keyring is locked.")
     }
     return step ?? undefined
   }
@@ -191,6 +198,7 @@ export const installAnvilWallet = async (
     requests,
     chainId: () => current,
     refuseNext: (method) => void refused.add(method),
+    failNext: (method) => void failing.add(method),
     addChain: (chainId, rpcUrl) => {
       rpcUrls.set(chainId, rpcUrl)
       clients.set(chainId, createPublicClient({ transport: http(rpcUrl) }))

@@ -148,7 +148,11 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
           }
         } catch (failure) {
           if (placed.value === null) error.value = failure
-          else walletError.value = failure
+          else {
+            // The wallet's step no longer holds: the failure says what happened instead.
+            walletStep.value = null
+            walletError.value = failure
+          }
         } finally {
           busy.value = false
         }
@@ -236,6 +240,14 @@ export const OrdersScreen = () => {
   const { error: cancelError, run } = useAction(refresh)
   const signing = useAction(refresh)
   const listStep = useSignal<string | null>(null)
+  const signFromList = (order: Order) =>
+    signing.run(() =>
+      signInWallet(order, (step) => (listStep.value = step)).catch((failure: unknown) => {
+        // The wallet's step no longer holds: the failure says what happened instead.
+        listStep.value = null
+        throw failure
+      })
+    )
   const cancel = (order: Order) => run(() => call("DELETE", `/orders/${order.id}`))
 
   return (
@@ -305,7 +317,7 @@ export const OrdersScreen = () => {
                               <button
                                 type="button"
                                 aria-label={`Sign order ${order.id} in wallet`}
-                                onClick={() => void signing.run(() => signInWallet(order, (step) => (listStep.value = step)))}
+                                onClick={() => void signFromList(order)}
                               >
                                 Sign in wallet
                               </button>

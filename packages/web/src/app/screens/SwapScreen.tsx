@@ -193,6 +193,8 @@ export const SwapScreen = () => {
       trade.value = (await approveTrade(pending, pending.approval, (step) => (walletStep.value = step))).value
       void refreshBalances()
     } catch (error) {
+      // The wallet's step no longer holds: the failure says what happened instead.
+      walletStep.value = null
       walletError.value = error
     } finally {
       walletBusy.value = false
