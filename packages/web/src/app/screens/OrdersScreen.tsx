@@ -116,110 +116,110 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
 
   return (
     <>
-    <BrowserWallet network={network.value} />
-    <Form
-      label="Place limit order"
-      onSubmit={async () => {
-        if (busy.value || blocked !== null) return
-        const expiresAt = isoFromInput(expires.value)
-        const body = {
-          tokenIn: tokenIn.value,
-          tokenOut: tokenOut.value,
-          amountIn: typed,
-          minAmountOut,
-          network: network.value,
-          ...(expiresAt === undefined ? {} : { expiresAt })
-        }
-        const text = JSON.stringify(body)
-        if (idempotency.current.body !== text) idempotency.current = { body: text, key: newIdempotencyKey() }
-        busy.value = true
-        error.value = null
-        placed.value = null
-        walletStep.value = null
-        walletError.value = null
-        try {
-          placed.value = (await call<Order>("POST", "/orders", { body, idempotencyKey: idempotency.current.key })).data
-          void refreshBalances()
-          onPlaced()
-          if (awaitsSignature(placed.value)) {
-            placed.value = await signInWallet(placed.value, (step) => (walletStep.value = step))
+      <BrowserWallet network={network.value} />
+      <Form
+        label="Place limit order"
+        onSubmit={async () => {
+          if (busy.value || blocked !== null) return
+          const expiresAt = isoFromInput(expires.value)
+          const body = {
+            tokenIn: tokenIn.value,
+            tokenOut: tokenOut.value,
+            amountIn: typed,
+            minAmountOut,
+            network: network.value,
+            ...(expiresAt === undefined ? {} : { expiresAt })
+          }
+          const text = JSON.stringify(body)
+          if (idempotency.current.body !== text) idempotency.current = { body: text, key: newIdempotencyKey() }
+          busy.value = true
+          error.value = null
+          placed.value = null
+          walletStep.value = null
+          walletError.value = null
+          try {
+            placed.value = (await call<Order>("POST", "/orders", { body, idempotencyKey: idempotency.current.key })).data
             void refreshBalances()
             onPlaced()
+            if (awaitsSignature(placed.value)) {
+              placed.value = await signInWallet(placed.value, (step) => (walletStep.value = step))
+              void refreshBalances()
+              onPlaced()
+            }
+          } catch (failure) {
+            if (placed.value === null) error.value = failure
+            else {
+              // The wallet's step no longer holds: the failure says what happened instead.
+              walletStep.value = null
+              walletError.value = failure
+            }
+          } finally {
+            busy.value = false
           }
-        } catch (failure) {
-          if (placed.value === null) error.value = failure
-          else {
-            // The wallet's step no longer holds: the failure says what happened instead.
-            walletStep.value = null
-            walletError.value = failure
-          }
-        } finally {
-          busy.value = false
-        }
-      }}
-    >
-      <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
-      <div class="leg">
-        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
-        <div class="field">
-          <span class="label">Market rate</span>
-          <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
-            {rate === undefined ? "—" : `1 ${tokenIn.value} = ${significant(rate)} ${tokenOut.value}`}
-          </p>
-          {rate === undefined ? null : (
-            <button
-              type="button"
-              class="link"
-              onClick={() => {
-                by.value = "Limit price"
-                limitPrice.value = significant(rate).replaceAll(",", "")
-              }}
-            >
-              Use the market rate
-            </button>
-          )}
+        }}
+      >
+        <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
+        <div class="leg">
+          <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
+          <div class="field">
+            <span class="label">Market rate</span>
+            <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
+              {rate === undefined ? "—" : `1 ${tokenIn.value} = ${significant(rate)} ${tokenOut.value}`}
+            </p>
+            {rate === undefined ? null : (
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  by.value = "Limit price"
+                  limitPrice.value = significant(rate).replaceAll(",", "")
+                }}
+              >
+                Use the market rate
+              </button>
+            )}
+          </div>
         </div>
-      </div>
-      {pairIssue === null ? null : <p class="field-problem">{pairIssue}</p>}
-      <Segmented label="Order by" value={by.value} options={["Limit price", "Minimum output"]} onChange={(value) => (by.value = value)} />
-      {by.value === "Limit price"
-        ? (
-          <TextField
-            label={`Limit price (${tokenOut.value} per ${tokenIn.value})`}
-            value={limitPrice.value}
-            onInput={(value) => (limitPrice.value = value)}
-            inputMode="decimal"
-            required
-            problem={limitPrice.value.trim() === "" ? null : priceIssue}
-            hint={minAmountOut === "" || priceIssue !== null ? undefined : `Fills when at least ${grouped(minAmountOut)} ${tokenOut.value} can be received.`}
-          />
-        )
-        : (
-          <TextField
-            label="Minimum output"
-            value={minOut.value}
-            onInput={(value) => (minOut.value = value)}
-            inputMode="decimal"
-            required
-            problem={minOut.value.trim() === "" ? null : minOutIssue}
-          />
-        )}
-      <TextField label="Expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
-      <button type="submit" disabled={busy.value || blocked !== null} aria-describedby="order-blocked">Place order</button>
-      {/* The reason Place order waits, when no field shows it yet (an empty price or minimum). */}
-      <small id="order-blocked" class="muted" aria-live="polite">
-        {blocked !== null && blocked !== amountIssue && blocked !== pairIssue &&
-            (by.value === "Limit price" ? limitPrice.value.trim() === "" : minOut.value.trim() === "")
-          ? blocked
-          : ""}
-      </small>
-      <ErrorBox error={error.value} title="Order not placed" />
-      {placed.value === null || placed.value.signature === null || placed.value.status !== "pending"
-        ? null
-        : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
-      {walletStep.value === null ? null : <p class="wallet-step" role="status" aria-live="polite">{walletStep.value}</p>}
-      <ErrorBox error={walletError.value} title="Wallet" />
-    </Form>
+        {pairIssue === null ? null : <p class="field-problem">{pairIssue}</p>}
+        <Segmented label="Order by" value={by.value} options={["Limit price", "Minimum output"]} onChange={(value) => (by.value = value)} />
+        {by.value === "Limit price"
+          ? (
+            <TextField
+              label={`Limit price (${tokenOut.value} per ${tokenIn.value})`}
+              value={limitPrice.value}
+              onInput={(value) => (limitPrice.value = value)}
+              inputMode="decimal"
+              required
+              problem={limitPrice.value.trim() === "" ? null : priceIssue}
+              hint={minAmountOut === "" || priceIssue !== null ? undefined : `Fills when at least ${grouped(minAmountOut)} ${tokenOut.value} can be received.`}
+            />
+          )
+          : (
+            <TextField
+              label="Minimum output"
+              value={minOut.value}
+              onInput={(value) => (minOut.value = value)}
+              inputMode="decimal"
+              required
+              problem={minOut.value.trim() === "" ? null : minOutIssue}
+            />
+          )}
+        <TextField label="Expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
+        <button type="submit" disabled={busy.value || blocked !== null} aria-describedby="order-blocked">Place order</button>
+        {/* The reason Place order waits, when no field shows it yet (an empty price or minimum). */}
+        <small id="order-blocked" class="muted" aria-live="polite">
+          {blocked !== null && blocked !== amountIssue && blocked !== pairIssue &&
+              (by.value === "Limit price" ? limitPrice.value.trim() === "" : minOut.value.trim() === "")
+            ? blocked
+            : ""}
+        </small>
+        <ErrorBox error={error.value} title="Order not placed" />
+        {placed.value === null || placed.value.signature === null || placed.value.status !== "pending"
+          ? null
+          : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
+        {walletStep.value === null ? null : <p class="wallet-step" role="status" aria-live="polite">{walletStep.value}</p>}
+        <ErrorBox error={walletError.value} title="Wallet" />
+      </Form>
     </>
   )
 }
