@@ -31,8 +31,8 @@ export const IsoDateTime = Schema.String.check(
 /**
  * How many significant digits a rate or a limit price carries on the wire (docs/decisions.md,
  * "Rates and limit prices carry 10 significant digits"): a relative step of at most 10^-9, finer
- * than any market's tick, and few enough that a client parsing the string into a double reads it
- * back exactly.
+ * than any market's tick, and fewer than the 15 digits a double always keeps, so a client that
+ * reads one into a number loses none.
  */
 export const RATE_SIGNIFICANT_DIGITS = 10
 
