@@ -10,6 +10,8 @@ import { formatUnitRatio, parseAmount } from "@swapdesk/core"
 import { Effect, Result } from "effect"
 import { advance, call, keys, type Reply, testServer } from "./harness.ts"
 
+const units = (text: string, decimals: number) => Result.getOrThrow(parseAmount(text, decimals))
+
 const solSwap = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "solana" }
 const ethSwap = { tokenIn: "USDC", tokenOut: "ETH", amountIn: "100", network: "ethereum" }
 
@@ -235,7 +237,6 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       for (const field of ["estimatedAmountOut", "fee", "minAmountOut", "priceImpact", "gasFee", "rate", "expiresAt"]) {
         assert.property(reply.body.data, field)
       }
-      const units = (text: string, decimals: number) => Result.getOrThrow(parseAmount(text, decimals))
       const { estimatedAmountOut, rate } = reply.body.data
       assert.strictEqual(rate, formatUnitRatio(units(estimatedAmountOut, 6), 6, units("2", 9), 9))
       assert.isAtMost(rate.replace(".", "").replace(/^0+/, "").length, 10, `${rate}: 10 significant digits`)
