@@ -161,6 +161,12 @@ const swapGas = (context: LiveNetworkContext, swap: SwapCall) =>
 
 const deadlineOf = (now: number) => BigInt(Math.floor((now + swapDeadlineMs) / 1000))
 
+/** The EIP-1559 fees a transaction is signed with. */
+interface GasFees {
+  readonly maxFeePerGas: bigint
+  readonly maxPriorityFeePerGas: bigint
+}
+
 /** Signs a transaction of the wallet with its key. */
 const sign = (
   context: LiveNetworkContext,
@@ -171,7 +177,7 @@ const sign = (
     readonly value: bigint
     readonly gas: bigint
     readonly nonce: number
-    readonly fees: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint }
+    readonly fees: GasFees
   }
 ): Effect.Effect<Hex> =>
   Effect.promise(() =>
@@ -230,6 +236,27 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       } satisfies SwapQuote
     }).pipe(Effect.orDie)
 
+  /**
+   * What a swap sent now starts from, for a wallet's own swap and for an order's fill alike: the
+   * network up, its contract, the tokens' addresses, the time, and the route with the fees the
+   * node asks now, the two asked together.
+   */
+  const prepareSwap = (intent: SwapIntent) =>
+    Effect.gen(function*() {
+      yield* options.status.requireUp(intent.network)
+      const context = networkContext(state, intent.network)
+      const contract = contractOf(context)
+      const tokenIn = tokenAddress(context, intent.tokenIn)
+      const tokenOut = tokenAddress(context, intent.tokenOut)
+      const now = yield* Clock.currentTimeMillis
+      const [route, { maxFeePerGas, maxPriorityFeePerGas }] = yield* Effect.all([
+        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
+        call(context, () => context.rpc.client.estimateFeesPerGas())
+      ], { concurrency: 2 })
+      const fees: GasFees = { maxFeePerGas, maxPriorityFeePerGas }
+      return { context, contract, tokenIn, tokenOut, now, route, fees }
+    })
+
   /** Tokens whose approval of the contract a wallet has already sent (a maximal one: never again). */
   const approved = new Set<string>()
 
@@ -244,17 +271,8 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
     beforeSending: (sending: SwapSending) => Effect.Effect<void>
   ) =>
     Effect.gen(function*() {
-      yield* options.status.requireUp(intent.network)
-      const context = networkContext(state, intent.network)
-      const contract = contractOf(context)
+      const { context, contract, tokenIn, tokenOut, now, route, fees } = yield* prepareSwap(intent)
       const from = signer.address
-      const tokenIn = tokenAddress(context, intent.tokenIn)
-      const tokenOut = tokenAddress(context, intent.tokenOut)
-      const now = yield* Clock.currentTimeMillis
-      const [route, fees] = yield* Effect.all([
-        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
-        call(context, () => context.rpc.client.estimateFeesPerGas())
-      ], { concurrency: 2 })
       const swap: SwapCall = {
         from,
         tokenIn,
@@ -278,7 +296,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
               value: 0n,
               gas: approvalGasLimit,
               nonce,
-              fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+              fees
             })
             : undefined
           // With the approval not yet mined, the node cannot estimate the swap: the figure stands in.
@@ -293,7 +311,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             value,
             gas,
             nonce: swapNonce,
-            fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+            fees
           })
           const approvalHash = signedApproval === undefined ? undefined : keccak256(signedApproval)
           const swapHash = keccak256(signedSwap)
@@ -398,7 +416,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
     context: LiveNetworkContext,
     intent: SwapIntent,
     tokenIn: Address,
-    fees: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint }
+    fees: GasFees
   ) =>
     Effect.gen(function*() {
       const signer = state.signerOf(intent.accountId, intent.network)
@@ -441,16 +459,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
    */
   const submitFill = (intent: SwapIntent, order: NonNullable<SwapIntent["order"]>, executor: ExecutorSigner) =>
     Effect.gen(function*() {
-      yield* options.status.requireUp(intent.network)
-      const context = networkContext(state, intent.network)
-      const contract = contractOf(context)
-      const tokenIn = tokenAddress(context, intent.tokenIn)
-      const tokenOut = tokenAddress(context, intent.tokenOut)
-      const now = yield* Clock.currentTimeMillis
-      const [route, fees] = yield* Effect.all([
-        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
-        call(context, () => context.rpc.client.estimateFeesPerGas())
-      ], { concurrency: 2 })
+      const { context, contract, tokenIn, tokenOut, now, route, fees } = yield* prepareSwap(intent)
       const data = encodeFunctionData({
         abi: swapdeskRouterAbi,
         functionName: "fillOrder",
@@ -494,7 +503,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
               value: 0n,
               gas,
               nonce,
-              fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+              fees
             })
             const failure = yield* context.rpc.broadcast(signed).pipe(
               Effect.as(undefined),
