@@ -159,6 +159,13 @@ const swapGas = (context: LiveNetworkContext, swap: SwapCall) =>
     })
   )
 
+/**
+ * Broadcasts a signed transaction: how the node failed it, else `undefined`. The failure is a value
+ * because the caller's nonce bookkeeping and the trade's record both depend on how it ended.
+ */
+const broadcastFailure = (context: LiveNetworkContext, signed: Hex): Effect.Effect<EvmRpcFailure | undefined> =>
+  context.rpc.broadcast(signed).pipe(Effect.as(undefined), Effect.catch((error) => Effect.succeed(error)))
+
 const deadlineOf = (now: number) => BigInt(Math.floor((now + swapDeadlineMs) / 1000))
 
 /** The EIP-1559 fees a transaction is signed with. */
@@ -323,19 +330,13 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             ...(approvalHash === undefined ? {} : { approvalTxHash: approvalHash })
           })
           if (signedApproval !== undefined) {
-            const refused = yield* context.rpc.broadcast(signedApproval).pipe(
-              Effect.as(false),
-              Effect.orElseSucceed(() =>
-                true
-              )
-            )
-            if (refused) return { result: { transactions, swapHash, refused: true }, used: 0, resync: true }
+            const refused = (yield* broadcastFailure(context, signedApproval)) !== undefined
+            if (refused) {
+              return { result: { transactions, swapHash, refused: true }, used: 0, resync: true }
+            }
             approved.add(approvalKey)
           }
-          const failure = yield* context.rpc.broadcast(signedSwap).pipe(
-            Effect.as(undefined),
-            Effect.catch((error) => Effect.succeed(error))
-          )
+          const failure = yield* broadcastFailure(context, signedSwap)
           return {
             result: { transactions, swapHash, refused: failure?._tag === "RpcRefused" },
             used: swapNonce - nonce + (failure === undefined ? 1 : 0),
@@ -440,15 +441,11 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             nonce,
             fees
           })
-          const failure = yield* context.rpc.broadcast(signed).pipe(
-            Effect.as(undefined),
-            Effect.catch((error) =>
-              Effect.succeed(error)
-            )
-          )
+          const failure = yield* broadcastFailure(context, signed)
           return { result: keccak256(signed), used: failure === undefined ? 1 : 0, resync: failure !== undefined }
         }))
-      yield* call(context, () => context.rpc.client.waitForTransactionReceipt({ hash, timeout: 120_000 }))
+      yield* call(context, () =>
+        context.rpc.client.waitForTransactionReceipt({ hash, timeout: 120_000 }))
       approved.add(approvalKey)
       return hash
     })
@@ -505,10 +502,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
               nonce,
               fees
             })
-            const failure = yield* context.rpc.broadcast(signed).pipe(
-              Effect.as(undefined),
-              Effect.catch((error) => Effect.succeed(error))
-            )
+            const failure = yield* broadcastFailure(context, signed)
             return {
               result: { hash: keccak256(signed), refused: failure?._tag === "RpcRefused" },
               used: failure === undefined ? 1 : 0,
@@ -597,10 +591,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       })
       if (mismatch !== undefined) return yield* mismatch
       const context = networkContext(state, awaiting.network)
-      const failure = yield* context.rpc.broadcast(signedTransaction).pipe(
-        Effect.as(undefined),
-        Effect.catch((error) => Effect.succeed(error))
-      )
+      const failure = yield* broadcastFailure(context, signedTransaction)
       // Without an answer the node may have it: the followers find it, or fail it as dropped.
       return follow(awaiting, keccak256(signedTransaction), at, failure?._tag === "RpcRefused")
     })
