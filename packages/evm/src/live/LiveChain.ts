@@ -168,6 +168,14 @@ const broadcastFailure = (context: LiveNetworkContext, signed: Hex): Effect.Effe
 
 const deadlineOf = (now: number) => BigInt(Math.floor((now + swapDeadlineMs) / 1000))
 
+/** The contract call of the swap `intent` asks for, between these addresses, along `path`, valid until `deadline`. */
+const swapCallOf = (
+  intent: SwapIntent,
+  addresses: { readonly from: Address; readonly tokenIn: Address; readonly tokenOut: Address },
+  path: ReadonlyArray<Address>,
+  deadline: bigint
+): SwapCall => ({ ...addresses, amountIn: intent.amountIn, minAmountOut: intent.minAmountOut, path, deadline })
+
 /** The EIP-1559 fees a transaction is signed with. */
 interface GasFees {
   readonly maxFeePerGas: bigint
@@ -243,12 +251,8 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       } satisfies SwapQuote
     }).pipe(Effect.orDie)
 
-  /**
-   * What a swap sent now starts from, for a wallet's own swap and for an order's fill alike: the
-   * network up, its contract, the tokens' addresses, the time, and the route with the fees the
-   * node asks now, the two asked together.
-   */
-  const prepareSwap = (intent: SwapIntent) =>
+  /** Where and when a swap of `intent` happens: its network (which must be up), contract and tokens, and the time. */
+  const locateSwap = (intent: SwapIntent) =>
     Effect.gen(function*() {
       yield* options.status.requireUp(intent.network)
       const context = networkContext(state, intent.network)
@@ -256,12 +260,23 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       const tokenIn = tokenAddress(context, intent.tokenIn)
       const tokenOut = tokenAddress(context, intent.tokenOut)
       const now = yield* Clock.currentTimeMillis
+      return { context, contract, tokenIn, tokenOut, now }
+    })
+
+  /**
+   * What a swap sent now starts from, for a wallet's own swap and for an order's fill alike: where
+   * and when it happens, and the route with the fees the node asks now, the two asked together.
+   */
+  const prepareSwap = (intent: SwapIntent) =>
+    Effect.gen(function*() {
+      const located = yield* locateSwap(intent)
+      const { context, tokenIn, tokenOut } = located
       const [route, { maxFeePerGas, maxPriorityFeePerGas }] = yield* Effect.all([
         context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
         call(context, () => context.rpc.client.estimateFeesPerGas())
       ], { concurrency: 2 })
       const fees: GasFees = { maxFeePerGas, maxPriorityFeePerGas }
-      return { context, contract, tokenIn, tokenOut, now, route, fees }
+      return { ...located, route, fees }
     })
 
   /** Tokens whose approval of the contract a wallet has already sent (a maximal one: never again). */
@@ -280,15 +295,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
     Effect.gen(function*() {
       const { context, contract, tokenIn, tokenOut, now, route, fees } = yield* prepareSwap(intent)
       const from = signer.address
-      const swap: SwapCall = {
-        from,
-        tokenIn,
-        tokenOut,
-        amountIn: intent.amountIn,
-        minAmountOut: intent.minAmountOut,
-        path: route.path,
-        deadline: deadlineOf(now)
-      }
+      const swap = swapCallOf(intent, { from, tokenIn, tokenOut }, route.path, deadlineOf(now))
       const approvalKey = `${context.network}:${from}:${tokenIn}`
       const pendingCount = call(context, () =>
         context.rpc.client.getTransactionCount({ address: from, blockTag: "pending" }))
@@ -369,24 +376,11 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
   /** Prepares an external wallet's swap for its owner to sign; nothing is sent. */
   const submitExternal = (intent: SwapIntent) =>
     Effect.gen(function*() {
-      yield* options.status.requireUp(intent.network)
-      const context = networkContext(state, intent.network)
-      const contract = contractOf(context)
+      const { context, contract, tokenIn, tokenOut, now } = yield* locateSwap(intent)
       const from = getAddress(intent.walletAddress)
-      const tokenIn = tokenAddress(context, intent.tokenIn)
-      const tokenOut = tokenAddress(context, intent.tokenOut)
-      const now = yield* Clock.currentTimeMillis
       const route = yield* context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn })
       // The owner may sign at the last moment: the swap stays valid its usual span after that.
-      const swap: SwapCall = {
-        from,
-        tokenIn,
-        tokenOut,
-        amountIn: intent.amountIn,
-        minAmountOut: intent.minAmountOut,
-        path: route.path,
-        deadline: deadlineOf(now + approvalTimeoutMs)
-      }
+      const swap = swapCallOf(intent, { from, tokenIn, tokenOut }, route.path, deadlineOf(now + approvalTimeoutMs))
       const [gas, current] = yield* Effect.all([swapGas(context, swap), allowance(context, from, tokenIn)], {
         concurrency: 2
       })
