@@ -8,6 +8,7 @@ import { Data, Effect, Redacted } from "effect"
 import { type Address, getAddress, type Hex, type LocalAccount } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { addressOf, type LiveConfig, liveNetworksOf } from "./LiveConfig.ts"
+import { readPrivateKeyText } from "./PrivateKeyText.ts"
 
 /** A delegated wallet and its signing key. */
 export interface DelegatedSigner {
@@ -35,8 +36,6 @@ export class SigningKeysUnavailable extends Data.TaggedError("SigningKeysUnavail
   }
 }
 
-const privateKeyPattern = /^0x[0-9a-fA-F]{64}$/
-
 /** The local account that signs with a delegated wallet's key. */
 export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }): LocalAccount =>
   privateKeyToAccount(Redacted.value(signer.key))
@@ -58,26 +57,13 @@ export const readDelegatedSigners = (
         if (variable === undefined) continue
         const address = getAddress(addressOf(wallet.address))
         const where = `${account.id}'s ${wallet.network} wallet ${address}`
-        const text = env[variable]?.trim()
-        if (text === undefined || text === "") {
-          problems.push({ variable, wallet: where, reason: "is not set" })
+        const read = readPrivateKeyText(variable, env[variable])
+        if (read._tag === "Problem") {
+          problems.push({ variable, wallet: where, reason: read.reason })
           continue
         }
-        const hex = (text.startsWith("0x") ? text : `0x${text}`) as Hex
-        if (!privateKeyPattern.test(hex)) {
-          problems.push({ variable, wallet: where, reason: "is not a private key (32 bytes of hex)" })
-          continue
-        }
-        const key = Redacted.make(hex, { label: variable })
-        let keyAddress: Address
-        try {
-          keyAddress = privateKeyToAccount(hex).address
-        } catch {
-          problems.push({ variable, wallet: where, reason: "is not a valid secp256k1 private key" })
-          continue
-        }
-        if (keyAddress !== address) {
-          problems.push({ variable, wallet: where, reason: `is the key of ${keyAddress}, not of ${address}` })
+        if (read.address !== address) {
+          problems.push({ variable, wallet: where, reason: `is the key of ${read.address}, not of ${address}` })
           continue
         }
         signers.push({
@@ -85,7 +71,7 @@ export const readDelegatedSigners = (
           network: wallet.network as DelegatedSigner["network"],
           address,
           variable,
-          key
+          key: read.key
         })
       }
     }
@@ -116,25 +102,16 @@ export const readExecutorSigners = (
     for (const [network, settings] of liveNetworksOf(config)) {
       const variable = settings.executorKeyEnv
       const where = `${network}'s executor`
-      const text = env[variable]?.trim()
-      if (text === undefined || text === "") {
-        problems.push({ variable, wallet: where, reason: "is not set" })
-        continue
-      }
-      const hex = (text.startsWith("0x") ? text : `0x${text}`) as Hex
-      let address: Address
-      try {
-        if (!privateKeyPattern.test(hex)) throw new Error("not a key")
-        address = privateKeyToAccount(hex).address
-      } catch {
-        problems.push({ variable, wallet: where, reason: "is not a private key (32 bytes of hex)" })
+      const read = readPrivateKeyText(variable, env[variable])
+      if (read._tag === "Problem") {
+        problems.push({ variable, wallet: where, reason: read.reason })
         continue
       }
       executors.push({
         network: network as ExecutorSigner["network"],
-        address,
+        address: read.address,
         variable,
-        key: Redacted.make(hex, { label: variable })
+        key: read.key
       })
     }
     return problems.length > 0 ? Effect.fail(new SigningKeysUnavailable({ problems })) : Effect.succeed(executors)
