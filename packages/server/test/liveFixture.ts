@@ -101,6 +101,8 @@ export const liveConfigOf = (
     readonly notifications?: { readonly email?: string }
   },
   network: {
+    /** The node's URL: the chain's anvil unless given (a proxy in front of it). */
+    readonly rpcUrl?: string
     readonly executorKeyEnv?: string
     readonly extraTokens?: ReadonlyArray<
       { readonly symbol: string; readonly address: Address; readonly decimals: number }
@@ -110,7 +112,7 @@ export const liveConfigOf = (
   decodeLiveConfig({
     networks: {
       ethereum: {
-        rpcUrl: chain.anvil.rpcUrl,
+        rpcUrl: network.rpcUrl ?? chain.anvil.rpcUrl,
         chainId: 1,
         confirmations: 1,
         startBlock: 0,
