@@ -4,9 +4,9 @@
 // whole minute, as on a real chain. A LINK swap gives the index a day of history; a day later, a
 // head with no swap fires nothing (no hour of volume, no price move against the day before); a
 // 1 000 000 USD buy then fires the volume alert (the hour's volume over 3x the hourly average of
-// the 24 h before) and the portfolio alert on the wallet's on-chain LINK and USDC (its value 5%
-// over the same holdings at the prices of 24 h earlier), each with its `triggeredAt` on head block
-// time and an `alert.triggered` webhook delivered to a local receiver.
+// the 24 h before) and the portfolio alert on the wallet's on-chain LINK and USDC (its value at
+// least 5% over the same holdings at the prices of 24 h earlier; about 15% here), each with its
+// `triggeredAt` on head block time and an `alert.triggered` webhook delivered to a local receiver.
 import type { LiveConfig } from "@swapdesk/evm"
 import { type DevnetClient, mintDemoToken, uniswapV2RouterAbi } from "@swapdesk/evm/devnet"
 import type { ManagedRuntime } from "effect"
