@@ -30,6 +30,8 @@ export interface NetworkHealth {
   readonly headBlock: number | null
   readonly indexedBlock: number | null
   readonly lagBlocks: number | null
+  /** The index is more than 50 blocks behind the head, or has indexed nothing yet. */
+  readonly lagging: boolean
 }
 
 export interface MarketRecord {
