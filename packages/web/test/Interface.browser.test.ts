@@ -190,7 +190,7 @@ describe("the trading interface", () => {
     expectShortForm(received, confirmed.amountOut, "USDC")
     await screenshot(page, "history-1280")
     await row.locator("summary", { hasText: "Exact amounts" }).click()
-    await row.getByText(`${confirmed.amountOut} USDC`, { exact: true }).waitFor()
+    await row.getByRole("group").getByText(`${confirmed.amountOut} USDC`, { exact: true }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     expect(problems).toEqual([])
     await close()

@@ -208,7 +208,7 @@ describe("an external wallet in the browser, on a live server", () => {
       await screenshot(page, "live-wallet-swap-390")
       await page.setViewportSize({ width: 1280, height: 900 })
       await status.locator("summary", { hasText: "Exact amounts" }).click()
-      await status.getByText(`${trade.amountOut} LINK`, { exact: true }).waitFor()
+      await status.getByRole("group").getByText(`${trade.amountOut} LINK`, { exact: true }).waitFor()
     },
     120_000
   )
