@@ -7,7 +7,8 @@
 // wallet does not know the network's chain (4902), and goes on once the user adds it: it moves the
 // wallet to that chain (from the server), sends the USDC approval, then the swap, says each step,
 // reports the hash,
-// and is confirmed with the balances on chain moved by exactly the trade's amounts. A refusal in the
+// and is confirmed with the balances on chain moved by exactly the trade's amounts, which the trade
+// card reads to 6 decimals (LINK has 18), exact in titles and under "Exact amounts". A refusal in the
 // wallet (4001) rejects the trade (`WALLET_REJECTED`, nothing held, nothing moved). A limit order is
 // signed with `eth_signTypedData_v4` and the server holds that signature; a refused signature cancels
 // the order; one the wallet fails to sign stays open, unsigned, and is signed from the Orders list.
@@ -18,7 +19,17 @@ import { type Address, erc20Abi, type Hex, parseUnits } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AnvilWallet, installAnvilWallet } from "./anvilWallet.ts"
-import { chooseToken, goTo, launchBrowser, openPage, screenshot, seriousViolations, signIn } from "./browser.ts"
+import {
+  chooseToken,
+  expectShortForm,
+  goTo,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousViolations,
+  shownAmounts,
+  signIn
+} from "./browser.ts"
 import { holdInterface } from "./interfaceLock.ts"
 
 /** What this test uses of the server's live test fixture (`packages/server/test/liveFixture.ts`). */
@@ -179,6 +190,16 @@ describe("an external wallet in the browser, on a live server", () => {
       const [usdcAfter, linkAfter] = await Promise.all([balanceOf("USDC"), balanceOf("LINK")])
       expect(usdcBefore - usdcAfter).toBe(parseUnits(trade.amountIn, 6))
       expect(linkAfter - linkBefore).toBe(parseUnits(trade.amountOut, 18))
+      // LINK has 18 decimals: the trade reads to 6, every digit in the title and under "Exact amounts".
+      const [amountIn, received, fee] = await shownAmounts(status)
+      expectShortForm(amountIn, trade.amountIn, "USDC")
+      expectShortForm(received, trade.amountOut, "LINK")
+      expectShortForm(fee, trade.fee, "LINK")
+      expect(trade.amountOut.split(".")[1]!.length).toBeGreaterThan(6)
+      const quoted = await shownAmounts(page.getByRole("region", { name: "Quote" }))
+      for (const [index, symbol] of ["LINK", "LINK", "LINK", "ETH"].entries()) {
+        expectShortForm(quoted[index], quoted[index]!.value, symbol)
+      }
       expect(problems).toEqual([])
       expect(await seriousViolations(page)).toEqual([])
 
@@ -186,6 +207,8 @@ describe("an external wallet in the browser, on a live server", () => {
       await page.setViewportSize({ width: 390, height: 900 })
       await screenshot(page, "live-wallet-swap-390")
       await page.setViewportSize({ width: 1280, height: 900 })
+      await status.locator("summary", { hasText: "Exact amounts" }).click()
+      await status.getByRole("group").getByText(`${trade.amountOut} LINK`, { exact: true }).waitFor()
     },
     120_000
   )

@@ -18,6 +18,7 @@ import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
 import { freeOf, useBalances } from "../ui/Balances.ts"
+import { Amount } from "../ui/Amount.tsx"
 import { BrowserWallet } from "../ui/BrowserWallet.tsx"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { useAction } from "../ui/Action.ts"
@@ -292,7 +293,7 @@ export const OrdersScreen = () => {
                   <li key={order.id} class="row">
                     <div>
                       <span class={`badge ${order.status}`}>{order.status}</span>{" "}
-                      {grouped(order.amountIn)} {order.tokenIn} → at least {grouped(order.minAmountOut)} {order.tokenOut} on {order.network}
+                      <Amount value={order.amountIn} symbol={order.tokenIn} /> → at least <Amount value={order.minAmountOut} symbol={order.tokenOut} /> on {order.network}
                       <br />
                       <small class="muted">
                         limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}

@@ -12,7 +12,7 @@
  */
 import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
-import { amountProblem, balanceText, grouped, impactText, significant } from "../Amounts.ts"
+import { amountProblem, fromUnits, impactText, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
 import type { Network, Quote, Trade } from "../api/Types.ts"
 import { serverNow } from "../Clock.ts"
@@ -21,7 +21,9 @@ import { usePoll } from "../Live.ts"
 import { isSimulator } from "../Session.ts"
 import { nativeToken, tokenBySymbol } from "../Tokens.ts"
 import { freeOf, useBalances } from "../ui/Balances.ts"
+import { Amount } from "../ui/Amount.tsx"
 import { BrowserWallet } from "../ui/BrowserWallet.tsx"
+import { ExactAmounts } from "../ui/ExactAmounts.tsx"
 import { Checkbox, Section, Stat, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
@@ -85,17 +87,23 @@ export const TradeStatus = ({ trade }: { readonly trade: Trade }) => (
       {trade.failureReason === undefined ? null : <> — reason <code>{trade.failureReason}</code></>}
     </p>
     <dl class="stats">
-      <Stat label="Amount in" value={`${trade.amountIn} ${trade.tokenIn}`} />
+      <Stat label="Amount in" value={<Amount value={trade.amountIn} symbol={trade.tokenIn} />} />
       {trade.amountOut === undefined
-        ? <Stat label="Estimated out" value={`${trade.estimatedAmountOut ?? "—"} ${trade.tokenOut}`} />
-        : <Stat label="Received" value={`${trade.amountOut} ${trade.tokenOut}`} />}
-      <Stat label="Fee" value={`${trade.fee} ${trade.tokenOut}`} />
+        ? (
+          <Stat
+            label="Estimated out"
+            value={trade.estimatedAmountOut === undefined ? `— ${trade.tokenOut}` : <Amount value={trade.estimatedAmountOut} symbol={trade.tokenOut} />}
+          />
+        )
+        : <Stat label="Received" value={<Amount value={trade.amountOut} symbol={trade.tokenOut} />} />}
+      <Stat label="Fee" value={<Amount value={trade.fee} symbol={trade.tokenOut} />} />
       <Stat label="Network" value={trade.network} />
       {trade.txHash === undefined ? null : <Stat label="Transaction hash" value={short(trade.txHash, 10)} />}
       {trade.confirmedAt === undefined || trade.confirmedAt === null ? null : (
         <Stat label="Confirmed at" value={time(trade.confirmedAt)} />
       )}
     </dl>
+    <ExactAmounts trade={trade} />
   </div>
 )
 
@@ -280,10 +288,10 @@ export const SwapScreen = () => {
               <div class="field">
                 <span class="label" id="swap-estimate-label">You receive (estimated)</span>
                 <output class="estimate" aria-labelledby="swap-estimate-label">
-                  {q === undefined ? "—" : `${grouped(q.estimatedAmountOut)} ${q.tokenOut}`}
+                  {q === undefined ? "—" : <Amount value={q.estimatedAmountOut} symbol={q.tokenOut} />}
                 </output>
                 {outFree === undefined || outInfo === undefined ? null : (
-                  <div class="balance-line"><span>Free balance: {balanceText(outFree, outInfo.decimals)} {tokenOut.value}</span></div>
+                  <div class="balance-line"><span>Free balance: <Amount value={fromUnits(outFree, outInfo.decimals)} symbol={tokenOut.value} /></span></div>
                 )}
               </div>
             </div>
@@ -322,15 +330,15 @@ export const SwapScreen = () => {
             : (
               <>
                 <dl class="stats">
-                  <Stat label="You receive (estimated)" value={`${grouped(q.estimatedAmountOut)} ${q.tokenOut}`} />
-                  <Stat label="Minimum received" value={`${grouped(q.minAmountOut)} ${q.tokenOut}`} />
-                  <Stat label="Platform fee" value={`${grouped(q.fee)} ${q.tokenOut}`} />
+                  <Stat label="You receive (estimated)" value={<Amount value={q.estimatedAmountOut} symbol={q.tokenOut} />} />
+                  <Stat label="Minimum received" value={<Amount value={q.minAmountOut} symbol={q.tokenOut} />} />
+                  <Stat label="Platform fee" value={<Amount value={q.fee} symbol={q.tokenOut} />} />
                   <Stat
                     label="Price impact"
                     value={impactText(q.priceImpact)}
                     {...(q.priceImpact > IMPACT_WARNING ? { tone: "down" as const } : {})}
                   />
-                  <Stat label="Gas" value={`${q.gasFee} ${gasToken}`} />
+                  <Stat label="Gas" value={<Amount value={q.gasFee} symbol={gasToken} />} />
                 </dl>
                 <p class="rate-line" title={`1 ${q.tokenIn} = ${q.rate} ${q.tokenOut}`}>
                   <span class="muted">Rate</span> 1 {q.tokenIn} = {significant(q.rate)} {q.tokenOut}
