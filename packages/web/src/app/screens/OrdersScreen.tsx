@@ -27,7 +27,7 @@ import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { chooseToken, PayingFields, useTokenPair } from "../ui/TokenPair.tsx"
 import { isLive, loadWallet } from "../wallet/WalletState.ts"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
@@ -57,12 +57,8 @@ const priceProblem = (text: string): string | null => {
 }
 
 const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
-  const opening = initialPair()
-  const tokenIn = useSignal(opening.tokenIn)
-  const tokenOut = useSignal(opening.tokenOut)
-  const amount = useSignal("1")
-  const network = useSignal<Network>(opening.network)
-  const pair: TokenPair = { network, tokenIn, tokenOut, amount }
+  const pair = useTokenPair()
+  const { network, tokenIn, tokenOut, amount } = pair
   const by = useSignal<"Limit price" | "Minimum output">("Limit price")
   const limitPrice = useSignal("")
   const minOut = useSignal("")
