@@ -13,7 +13,7 @@ import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
 import { amountProblem, grouped, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
-import { type Network, networks, type Order, type OrderStatus, type Page, type Quote } from "../api/Types.ts"
+import { type Network, type Order, type OrderStatus, type Page, type Quote } from "../api/Types.ts"
 import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
@@ -21,6 +21,7 @@ import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Amount } from "../ui/Amount.tsx"
 import { BrowserWallet } from "../ui/BrowserWallet.tsx"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
+import { NetworkFilter } from "../ui/NetworkFilter.tsx"
 import { useAction } from "../ui/Action.ts"
 import { Form } from "../ui/Form.tsx"
 import { PagedListing } from "../ui/Pager.tsx"
@@ -266,12 +267,7 @@ export const OrdersScreen = () => {
               }}
             />
             <TextField label="Token" value={token.value} onInput={(value) => (token.value = value)} list="known-tokens" />
-            <SelectField
-              label="Network"
-              value={network.value}
-              options={[["", "Any network"], ...networks]}
-              onChange={(value) => (network.value = value)}
-            />
+            <NetworkFilter value={network.value} onChange={(value) => (network.value = value)} />
           </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
           <ErrorBox error={signing.error.value} title="Not signed" />
