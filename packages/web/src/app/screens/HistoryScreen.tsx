@@ -4,12 +4,13 @@
  */
 import { useSignal } from "@preact/signals"
 import { get } from "../api/Api.ts"
-import { type Network, networks, type Page, type Trade, type TradeStatus } from "../api/Types.ts"
+import { type Network, type Page, type Trade, type TradeStatus } from "../api/Types.ts"
 import { isoFromInput, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { Amount } from "../ui/Amount.tsx"
 import { ExactAmounts } from "../ui/ExactAmounts.tsx"
 import { Section, SelectField, TableScroller, TextField } from "../ui/Fields.tsx"
+import { NetworkFilter } from "../ui/NetworkFilter.tsx"
 import { Form } from "../ui/Form.tsx"
 import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
@@ -70,12 +71,7 @@ export const HistoryScreen = () => {
             options={[["", "Any status"], "pending", "confirmed", "failed"]}
             onChange={(status) => set({ status })}
           />
-          <SelectField
-            label="Network"
-            value={draft.value.network}
-            options={[["", "Any network"], ...networks]}
-            onChange={(network) => set({ network })}
-          />
+          <NetworkFilter value={draft.value.network} onChange={(network) => set({ network })} />
           <TextField label="Submitted from (UTC)" type="datetime-local" value={draft.value.from} onInput={(from) => set({ from })} />
           <TextField label="Submitted to (UTC)" type="datetime-local" value={draft.value.to} onInput={(to) => set({ to })} />
           <button type="submit">Apply filters</button>

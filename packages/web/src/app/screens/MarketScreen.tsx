@@ -12,7 +12,6 @@ import {
   currencies,
   type MarketRecord,
   type Network,
-  networks,
   type Timeframe,
   timeframes,
   type Trending
@@ -22,6 +21,7 @@ import { usePoll } from "../Live.ts"
 import { defaultToken, listedNetworks, offeredNetworks, tokenCatalogue } from "../Tokens.ts"
 import { CandleChart } from "../ui/CandleChart.tsx"
 import { Section, Segmented, SelectField, Stat, TableScroller, TextField } from "../ui/Fields.tsx"
+import { NetworkFilter } from "../ui/NetworkFilter.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Listing, Loading } from "../ui/States.tsx"
@@ -118,12 +118,7 @@ export const MarketScreen = () => {
           list="known-tokens"
           required
         />
-        <SelectField
-          label="Network"
-          value={network.value}
-          options={[["", "Any network"], ...networks.map((n) => [n, n] as const)]}
-          onChange={(value) => (network.value = value)}
-        />
+        <NetworkFilter value={network.value} onChange={(value) => (network.value = value)} />
         <SelectField label="Currency" value={currency.value} options={currencies} onChange={(value) => (currency.value = value)} />
         <button type="submit">Search</button>
       </Form>

@@ -13,7 +13,7 @@ import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
 import { amountProblem, grouped, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
-import { type Network, networks, type Order, type OrderStatus, type Page, type Quote } from "../api/Types.ts"
+import { type Network, type Order, type OrderStatus, type Page, type Quote } from "../api/Types.ts"
 import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
@@ -21,13 +21,14 @@ import { freeOf, useBalances } from "../ui/Balances.ts"
 import { Amount } from "../ui/Amount.tsx"
 import { BrowserWallet } from "../ui/BrowserWallet.tsx"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
+import { NetworkFilter } from "../ui/NetworkFilter.tsx"
 import { useAction } from "../ui/Action.ts"
 import { Form } from "../ui/Form.tsx"
 import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { chooseToken, PayingFields, useTokenPair } from "../ui/TokenPair.tsx"
 import { isLive, loadWallet } from "../wallet/WalletState.ts"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
@@ -57,12 +58,8 @@ const priceProblem = (text: string): string | null => {
 }
 
 const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
-  const opening = initialPair()
-  const tokenIn = useSignal(opening.tokenIn)
-  const tokenOut = useSignal(opening.tokenOut)
-  const amount = useSignal("1")
-  const network = useSignal<Network>(opening.network)
-  const pair: TokenPair = { network, tokenIn, tokenOut, amount }
+  const pair = useTokenPair()
+  const { network, tokenIn, tokenOut, amount } = pair
   const by = useSignal<"Limit price" | "Minimum output">("Limit price")
   const limitPrice = useSignal("")
   const minOut = useSignal("")
@@ -270,12 +267,7 @@ export const OrdersScreen = () => {
               }}
             />
             <TextField label="Token" value={token.value} onInput={(value) => (token.value = value)} list="known-tokens" />
-            <SelectField
-              label="Network"
-              value={network.value}
-              options={[["", "Any network"], ...networks]}
-              onChange={(value) => (network.value = value)}
-            />
+            <NetworkFilter value={network.value} onChange={(value) => (network.value = value)} />
           </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
           <ErrorBox error={signing.error.value} title="Not signed" />

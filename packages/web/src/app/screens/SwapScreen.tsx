@@ -14,7 +14,7 @@ import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
 import { amountProblem, fromUnits, impactText, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
-import type { Network, Quote, Trade } from "../api/Types.ts"
+import type { Quote, Trade } from "../api/Types.ts"
 import { serverNow } from "../Clock.ts"
 import { short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
@@ -29,7 +29,7 @@ import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
-import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { chooseToken, PayingFields, useTokenPair } from "../ui/TokenPair.tsx"
 import { isLive, loadWallet } from "../wallet/WalletState.ts"
 
 const QUOTE_REFRESH_MS = 10_000
@@ -112,12 +112,8 @@ export const decideApproval = (tradeId: string, approve: boolean) =>
   call("POST", "/sim/approvals", { body: { tradeId, approve }, control: true })
 
 export const SwapScreen = () => {
-  const opening = initialPair()
-  const tokenIn = useSignal(opening.tokenIn)
-  const tokenOut = useSignal(opening.tokenOut)
-  const amount = useSignal("1")
-  const network = useSignal<Network>(opening.network)
-  const pair: TokenPair = { network, tokenIn, tokenOut, amount }
+  const pair = useTokenPair()
+  const { network, tokenIn, tokenOut, amount } = pair
   const slippage = useSignal("0.5")
   const quote = useResource<Quote>()
   const submitting = useSignal(false)

@@ -4,7 +4,7 @@
  * its native token and USDC; choosing the other side's token flips the pair, as the user evidently
  * wants it there.
  */
-import type { Signal } from "@preact/signals"
+import { type Signal, useSignal } from "@preact/signals"
 import type { Network } from "../api/Types.ts"
 import { nativeToken, offeredNetworks, tokensOn } from "../Tokens.ts"
 import { AmountField } from "./AmountField.tsx"
@@ -40,6 +40,17 @@ export const initialPair = (): { readonly network: Network; readonly tokenIn: st
   const network = offered.includes("solana") ? "solana" : offered[0]!
   const [tokenIn, tokenOut] = pairOn(network, "SOL", "USDC")
   return { network, tokenIn, tokenOut }
+}
+
+/** The pair a form owns, opening on `initialPair()` and paying 1 of `tokenIn`. */
+export const useTokenPair = (): TokenPair => {
+  const opening = initialPair()
+  return {
+    network: useSignal<Network>(opening.network),
+    tokenIn: useSignal(opening.tokenIn),
+    tokenOut: useSignal(opening.tokenOut),
+    amount: useSignal("1"),
+  }
 }
 
 /** Puts `symbol` on one side of the pair, flipping the pair when it is the other side's token. */
