@@ -74,7 +74,7 @@ describe("the account screens", () => {
     await fillingRow.locator("summary", { hasText: "Signature" }).click()
     await fillingRow.getByText(filling.signer).waitFor()
     await fillingRow.getByText(filling.signature).waitFor()
-    const [amountIn, minimum] = await shownAmounts(fillingRow)
+    const [amountIn, minimum] = await shownAmounts(fillingRow, 2)
     expectShortForm(amountIn, filling.amountIn, "SOL")
     expectShortForm(minimum, filling.minAmountOut, "USDC")
     expect(await seriousViolations(page)).toEqual([])

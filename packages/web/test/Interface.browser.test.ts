@@ -164,7 +164,7 @@ describe("the trading interface", () => {
     await page.getByRole("region", { name: "Quote" }).getByText(/You receive \(estimated\)/).waitFor()
     await page.getByText(/Quote (expires in|valid until)/).waitFor()
     // The quote's amounts (estimate, minimum, fee, gas) read short, each carrying its exact amount.
-    const quoted = await shownAmounts(page.getByRole("region", { name: "Quote" }))
+    const quoted = await shownAmounts(page.getByRole("region", { name: "Quote" }), 4)
     expect(quoted.length).toBe(4)
     for (const [index, symbol] of ["USDC", "USDC", "USDC", "SOL"].entries()) {
       expectShortForm(quoted[index], quoted[index]!.value, symbol)
@@ -185,7 +185,7 @@ describe("the trading interface", () => {
     await row.waitFor()
     // The row reads the trade's amounts short, exact in their titles and, opened, as text to copy.
     const confirmed = (await api(server, "GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data
-    const [amountIn, received] = await shownAmounts(row)
+    const [amountIn, received] = await shownAmounts(row, 2)
     expectShortForm(amountIn, confirmed.amountIn, "SOL")
     expectShortForm(received, confirmed.amountOut, "USDC")
     await screenshot(page, "history-1280")

@@ -110,7 +110,7 @@ describe("the interface on a live devnet", () => {
     const trade = await getData(`/v1/trades/${id}`)
     expect(trade.status).toBe("confirmed")
     // LINK's 18 decimals read to 6 in the trade card, the record's exact amount attached.
-    const [, received] = await shownAmounts(status)
+    const [, received] = await shownAmounts(status, 2)
     expectShortForm(received, trade.amountOut, "LINK")
     await close()
   }, 180_000)

@@ -197,15 +197,24 @@ export interface ShownAmount {
   readonly title: string
 }
 
-/** Every token amount shown inside `scope`, in page order. */
-export const shownAmounts = (scope: Locator): Promise<ReadonlyArray<ShownAmount>> =>
-  scope.locator("data.amount").evaluateAll((elements) =>
-    elements.map((element) => ({
-      text: element.textContent ?? "",
-      value: element.getAttribute("value") ?? "",
-      title: element.getAttribute("title") ?? ""
-    }))
-  )
+/**
+ * Every token amount shown inside `scope`, in page order, once there are at least `atLeast` of them:
+ * a card being redrawn (a quote refreshed, a trade's status changing) shows none for a moment.
+ */
+export const shownAmounts = async (scope: Locator, atLeast = 1): Promise<ReadonlyArray<ShownAmount>> => {
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const amounts = await scope.locator("data.amount").evaluateAll((elements) =>
+      elements.map((element) => ({
+        text: element.textContent ?? "",
+        value: element.getAttribute("value") ?? "",
+        title: element.getAttribute("title") ?? ""
+      }))
+    )
+    if (amounts.length >= atLeast || Date.now() > deadline) return amounts
+    await scope.page().waitForTimeout(50)
+  }
+}
 
 /** A decimal string with its whole part grouped by thousands. */
 const groupThousands = (amount: string) =>
