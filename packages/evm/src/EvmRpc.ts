@@ -232,9 +232,9 @@ export const makeEvmRpc = (settings: EvmRpcSettings): EvmRpc => {
     rpcUrls: { default: { http: [settings.rpcUrl] } }
   })
   // No retries inside a call: the caller decides when to try a network again (trades wait and resume).
-  // What waits on the chain through viem (the receipt of an ERC-20 approval before its swap) reads every
-  // half second: viem's default for a chain it knows no block time of is every 4 s, longer than a block
-  // of Base or Arbitrum.
+  // What waits on the chain through viem (the receipt of the ERC-20 approval an order's fill needs)
+  // reads every half second: viem's default for a chain it knows no block time of is every 4 s,
+  // longer than a block of Base or Arbitrum.
   const client = createPublicClient({
     chain,
     pollingInterval: 500,
