@@ -6,7 +6,8 @@
  * start to the last confirmed block, beside the same node's raw `eth_getLogs` throughput for the
  * same filter (the pool's and the tokens' logs) over the same blocks, in the same run. Then the
  * chart read (1 500 one-hour and 1 500 one-minute candles ending at the head) on that year-old index
- * against the same read on an index of the last day only (`startBlock` at the day's first block).
+ * against the same read on an index of the last day only (`startBlock` at the day's first block),
+ * printed with their ratio.
  *
  * Run alone with `node scripts/bench/indexer.ts`, or through `pnpm bench indexer`.
  */
@@ -245,6 +246,16 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
         formatCount(rawRate)
       }/s, ratio ${ratio.toFixed(2)}`
     )
+    // The chart read's cost against the index's age: the same reads on an index of the last day only.
+    const chartRatio1h = year.chart1h / day.chart1h
+    const chartRatio1m = year.chart1m / day.chart1m
+    console.log(
+      `indexer: chart read on the ${formatCount(year.swaps)}-swap index against a 1-day one: 1 500 1h candles ${
+        readMs(year.chart1h)
+      } vs ${readMs(day.chart1h)} (ratio ${chartRatio1h.toFixed(2)}), 1 500 1m candles ${readMs(year.chart1m)} vs ${
+        readMs(day.chart1m)
+      } (ratio ${chartRatio1m.toFixed(2)})`
+    )
     const rows: Array<Row> = [
       {
         benchmark: BENCHMARK,
@@ -266,7 +277,19 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
       { benchmark: BENCHMARK, metric: "chart read, 1 500 1h candles, year-old index", shown: readMs(year.chart1h) },
       { benchmark: BENCHMARK, metric: "chart read, 1 500 1h candles, day-old index", shown: readMs(day.chart1h) },
       { benchmark: BENCHMARK, metric: "chart read, 1 500 1m candles, year-old index", shown: readMs(year.chart1m) },
-      { benchmark: BENCHMARK, metric: "chart read, 1 500 1m candles, day-old index", shown: readMs(day.chart1m) }
+      { benchmark: BENCHMARK, metric: "chart read, 1 500 1m candles, day-old index", shown: readMs(day.chart1m) },
+      {
+        benchmark: BENCHMARK,
+        metric: "chart read 1h, year-old / day-old index",
+        shown: chartRatio1h.toFixed(2),
+        value: chartRatio1h
+      },
+      {
+        benchmark: BENCHMARK,
+        metric: "chart read 1m, year-old / day-old index",
+        shown: chartRatio1m.toFixed(2),
+        value: chartRatio1m
+      }
     ]
     return {
       rows,

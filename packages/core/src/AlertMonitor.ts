@@ -4,10 +4,10 @@
  * costs O(log n + fired) whatever the number of alerts: price alerts are checked at every
  * observation against one price per token that has any, whale alerts against each swap of their
  * token, and volume and portfolio alerts (whose inputs are hourly and daily aggregates) at each
- * whole minute of market time, against one set of figures per token or per account. Only
- * observations after an alert was armed can fire it: an alert whose condition already holds at
- * creation fires at the next price update (a tick or a price move), never within the creating
- * request. The alerts one observation fires are told in the order they were armed.
+ * whole minute of market time (or when the observation says they are due), against one set of
+ * figures per token or per account. Only observations after an alert was armed can fire it: an
+ * alert whose condition already holds at creation fires at the next price update (a tick or a
+ * price move), never within the creating request. The alerts one observation fires are told in the order they were armed.
  */
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer, Option } from "effect"
@@ -256,7 +256,8 @@ export class AlertMonitor extends Context.Service<AlertMonitor, {
           const price = observation.prices.priceUsd(reach.token)
           if (price >= reach.above || price <= reach.below) (reached ??= []).push(reach.token)
         }
-        const minute = engine.watchesAggregates && observation.at % MINUTE_MS === 0
+        const minute = engine.watchesAggregates &&
+          (observation.aggregates ?? observation.at % MINUTE_MS === 0)
         if (reached === undefined && !minute && !whaleMayFire(observation.swaps)) return Effect.void
         const firing = new Firing(observation.at)
         checkWhales(firing, observation.swaps)

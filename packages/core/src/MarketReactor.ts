@@ -21,6 +21,13 @@ export interface MarketObservation {
   readonly at: number
   readonly swaps: ReadonlyArray<MarketSwap>
   readonly prices: ObservedPrices
+  /**
+   * Whether the volume and portfolio alerts (hourly and daily aggregates) are checked at this
+   * observation. Absent: at each whole minute of `at`, where the simulator's ticks land. A chain's
+   * block times need not land on one (Ethereum's twelve-second slots never do), so a live observer
+   * says when a new minute has begun.
+   */
+  readonly aggregates?: boolean
 }
 
 export class MarketReactor extends Context.Service<MarketReactor, {

@@ -11,7 +11,7 @@ import type { OrderRecord } from "./Order.ts"
 import { OrderStatus } from "./Order.ts"
 import type { Page } from "./Page.ts"
 import type { TokenCatalog } from "./TokenRegistry.ts"
-import { DecimalString, formatUnitRatio, IsoDateTime, isoOrNull } from "./WireFormats.ts"
+import { DecimalString, formatUnitRatio, IsoDateTime, isoOrNull, RateString } from "./WireFormats.ts"
 
 /** An integer the chain counts, as a decimal string (JSON numbers cannot hold a uint256). */
 const ChainInteger = Schema.String.annotate({ examples: ["100000000"] })
@@ -55,8 +55,8 @@ export const OrderView = Schema.Struct({
   tokenOut: Schema.String,
   amountIn: DecimalString,
   minAmountOut: DecimalString,
-  /** `minAmountOut / amountIn`: `tokenOut` per `tokenIn`, rounded down. */
-  limitPrice: DecimalString,
+  /** `minAmountOut / amountIn`: `tokenOut` per `tokenIn`, rounded down to 10 significant digits. */
+  limitPrice: RateString,
   network: Network,
   /** Who signed: a base58 ed25519 public key on solana, a checksummed address on the EVM networks. */
   signer: Schema.String,

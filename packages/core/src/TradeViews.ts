@@ -15,7 +15,7 @@ import type { TokenCatalog } from "./TokenRegistry.ts"
 import type { TradeRecord } from "./Trade.ts"
 import { FailureReason, statusOfStage, TradeStatus } from "./Trade.ts"
 import type { Quote } from "./Trades.ts"
-import { DecimalString, IsoDateTime, isoOrNull } from "./WireFormats.ts"
+import { DecimalString, IsoDateTime, isoOrNull, RateString } from "./WireFormats.ts"
 
 /** An integer as the chain has it: base-10 digits (wei, gas units, token base units). */
 const ChainInteger = Schema.String.annotate({ examples: ["150000"] })
@@ -239,8 +239,8 @@ export const QuoteView = Schema.Struct({
   priceImpact: Schema.Finite,
   /** Estimated, in the network's native token. */
   gasFee: DecimalString,
-  /** `tokenOut` per `tokenIn` at the estimated amount out. */
-  rate: DecimalString,
+  /** `tokenOut` per `tokenIn` at the estimated amount out, rounded down to 10 significant digits. */
+  rate: RateString,
   /** Until when the quote is indicative. */
   expiresAt: IsoDateTime
 })

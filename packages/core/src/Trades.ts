@@ -18,7 +18,7 @@ import {
 } from "./Errors.ts"
 import { IdGenerator } from "./Ids.ts"
 import { MarketClock } from "./MarketClock.ts"
-import { formatAmount, MoneyDecimal, parseAmount, type SwapOutcome, swapOutcome, unitsToDecimal } from "./Money.ts"
+import { formatAmount, MoneyDecimal, parseAmount, type SwapOutcome, swapOutcome } from "./Money.ts"
 import type { Network } from "./Network.ts"
 import { nativeTokenOf } from "./Network.ts"
 import type { OrderRecord } from "./Order.ts"
@@ -39,6 +39,7 @@ import type { TradeRecord } from "./Trade.ts"
 import { statusOfStage } from "./Trade.ts"
 import { applyTradeEvent, TradeEvent } from "./TradeMachine.ts"
 import { Wallets } from "./Wallets.ts"
+import { formatUnitRatio } from "./WireFormats.ts"
 
 /** How long a quote is indicative for. */
 export const QUOTE_VALIDITY_MS = 30_000
@@ -60,7 +61,7 @@ export interface Quote {
   readonly slippage: number
   readonly chainQuote: SwapQuote
   readonly outcome: SwapOutcome
-  /** tokenOut per tokenIn at the estimated amount out, as a decimal string. */
+  /** tokenOut per tokenIn at the estimated amount out, as the API writes it (`formatUnitRatio`). */
   readonly rate: string
   readonly expiresAt: number
 }
@@ -172,14 +173,11 @@ export class Trades extends Context.Service<Trades, {
         const swap = yield* terms(query)
         const wallet = yield* connectedWallet(accountId, swap.network)
         const { chainQuote, outcome } = yield* price(swap, wallet.address)
-        const rate = unitsToDecimal(outcome.netOut, swap.tokenOut.decimals)
-          .div(unitsToDecimal(swap.amountIn, swap.tokenIn.decimals))
-          .toSignificantDigits(18, MoneyDecimal.ROUND_DOWN)
         return {
           ...swap,
           chainQuote,
           outcome,
-          rate: rate.toFixed(),
+          rate: formatUnitRatio(outcome.netOut, swap.tokenOut.decimals, swap.amountIn, swap.tokenIn.decimals),
           expiresAt: (yield* clock.now) + QUOTE_VALIDITY_MS
         } satisfies Quote
       })

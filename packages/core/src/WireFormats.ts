@@ -14,12 +14,14 @@ import { Schema } from "effect"
 import { toIso } from "./MarketClock.ts"
 import { MoneyDecimal } from "./Money.ts"
 
+const isPlainDecimal = Schema.isPattern(/^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/, {
+  message: "must be a plain decimal string without exponent or trailing zeros"
+})
+
 /** A token amount as the API writes it: plain digits, at most one point, no trailing zeros after it. */
-export const DecimalString = Schema.String.check(
-  Schema.isPattern(/^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/, {
-    message: "must be a plain decimal string without exponent or trailing zeros"
-  })
-).annotate({ description: "Decimal string, e.g. \"1.5\": never exponent notation, no trailing zeros" })
+export const DecimalString = Schema.String.check(isPlainDecimal).annotate({
+  description: "Decimal string, e.g. \"1.5\": never exponent notation, no trailing zeros"
+})
 
 /** A timestamp as the API writes it: `Date.prototype.toISOString`'s UTC form with milliseconds. */
 export const IsoDateTime = Schema.String.check(
@@ -27,9 +29,38 @@ export const IsoDateTime = Schema.String.check(
 ).annotate({ description: "ISO 8601 UTC date-time, e.g. 2026-01-01T00:00:00.000Z" })
 
 /**
+ * How many significant digits a rate or a limit price carries on the wire (docs/decisions.md,
+ * "Rates and limit prices carry 10 significant digits"): a relative step of at most 10^-9, finer
+ * than any market's tick, and fewer than the 15 digits a double always keeps, so a client that
+ * reads one into a number loses none.
+ */
+export const RATE_SIGNIFICANT_DIGITS = 10
+
+/** The significant digits of a plain decimal string: no sign, leading zeros or (of a rounded value) trailing zeros. */
+const significantDigitsOf = (text: string): number => text.replace(".", "").replace(/^0+/, "").replace(/0+$/, "").length
+
+/**
+ * A rate or a limit price as the API writes it: a `DecimalString` of at most
+ * `RATE_SIGNIFICANT_DIGITS` significant digits, rounded down (see `formatUnitRatio`).
+ */
+export const RateString = Schema.String.annotate({
+  // On the base schema: the OpenAPI document reads a description there or on the first check, not on a later one.
+  description: `Decimal string rounded down to ${RATE_SIGNIFICANT_DIGITS} significant digits, e.g. "250.7955343": ` +
+    "never exponent notation, no trailing zeros"
+}).check(
+  isPlainDecimal,
+  Schema.makeFilter((text: string) =>
+    significantDigitsOf(text) <= RATE_SIGNIFICANT_DIGITS ||
+    `must have at most ${RATE_SIGNIFICANT_DIGITS} significant digits`
+  )
+)
+
+/**
  * `numerator / denominator` of two token amounts in whole tokens (`numerator` has
  * `numeratorDecimals`, `denominator` has `denominatorDecimals`), as a decimal string rounded down
- * to 20 significant digits: a rate or a limit price, never overstated, never in exponent notation.
+ * to `RATE_SIGNIFICANT_DIGITS` significant digits: a rate or a limit price, never overstated, never
+ * in exponent notation. Rounding both the same monotone way keeps their order: a rate at or above
+ * a limit is never shown below it.
  */
 export const formatUnitRatio = (
   numerator: bigint,
@@ -40,7 +71,7 @@ export const formatUnitRatio = (
   const ratio = new MoneyDecimal(numerator.toString())
     .mul(new MoneyDecimal(10).pow(denominatorDecimals))
     .div(new MoneyDecimal(denominator.toString()).mul(new MoneyDecimal(10).pow(numeratorDecimals)))
-  return ratio.toSignificantDigits(20, MoneyDecimal.ROUND_DOWN).toFixed()
+  return ratio.toSignificantDigits(RATE_SIGNIFICANT_DIGITS, MoneyDecimal.ROUND_DOWN).toFixed()
 }
 
 /** A time that may not have happened yet (`confirmedAt`, `expiresAt`, …) as the API writes it: `null` until then. */

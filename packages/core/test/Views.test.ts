@@ -56,7 +56,6 @@ import {
   WebhookView,
   webhookView
 } from "../src/WebhookViews.ts"
-import { formatUnitRatio } from "../src/WireFormats.ts"
 import { makeAlert, makeOrder, makeTrade, T0 } from "./fixtures.ts"
 
 const PLAIN_DECIMAL = /^(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$/
@@ -441,33 +440,6 @@ describe("order views", () => {
     assert.strictEqual(view.tradeId, "trd_7")
     assert.strictEqual(view.closedAt, "2026-01-01T00:00:05.000Z")
     assert.strictEqual(view.expiresAt, "2026-01-02T00:00:00.000Z")
-  })
-
-  it("limitPrice is rounded down to 20 significant digits, never in exponent notation", () => {
-    assert.strictEqual(formatUnitRatio(1_000_000n, 6, 3_000_000_000n, 9), "0.33333333333333333333")
-    assert.strictEqual(formatUnitRatio(2_000_000n, 6, 3_000_000_000n, 9), "0.66666666666666666666")
-    assert.strictEqual(formatUnitRatio(10n ** 36n, 6, 1n, 18), "1" + "0".repeat(48))
-    assert.strictEqual(formatUnitRatio(1n, 6, 10n ** 48n, 18), "0." + "0".repeat(35) + "1")
-  })
-
-  test.prop(
-    [
-      fc.bigInt({ min: 1n, max: 10n ** 48n }),
-      fc.integer({ min: 0, max: 18 }),
-      fc.bigInt({ min: 1n, max: 10n ** 48n }),
-      fc.integer({ min: 0, max: 18 })
-    ],
-    { seed: 6002, numRuns: 1000 }
-  )("a ratio is never overstated and is within 10^-19 of the exact value", (numerator, nd, denominator, dd) => {
-    const text = formatUnitRatio(numerator, nd, denominator, dd)
-    assert.match(text, PLAIN_DECIMAL)
-    const [whole, fraction = ""] = text.split(".")
-    const shown = { n: BigInt(whole! + fraction), d: 10n ** BigInt(fraction.length) }
-    // exact = numerator·10^dd / (denominator·10^nd); compare shown.n/shown.d with it by cross-multiplying
-    const exactN = numerator * 10n ** BigInt(dd) * shown.d
-    const shownN = shown.n * denominator * 10n ** BigInt(nd)
-    assert.isTrue(shownN <= exactN, "rounded down")
-    assert.isTrue((exactN - shownN) * 10n ** 19n < exactN, "20 significant digits")
   })
 })
 

@@ -4,10 +4,11 @@
  * `toString` or JSON. A variable that is absent, is not a private key, or is the key of another
  * address stops the start, naming the variable (never its value).
  */
-import { Data, Effect, Redacted } from "effect"
+import { Array as Arr, Data, Effect, Redacted, Result } from "effect"
 import { type Address, getAddress, type Hex, type LocalAccount } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { addressOf, type LiveConfig, liveNetworksOf } from "./LiveConfig.ts"
+import { addressOf, type LiveConfig, liveNetworksOf, type LiveWallet } from "./LiveConfig.ts"
+import { readPrivateKeyText } from "./PrivateKeyText.ts"
 
 /** A delegated wallet and its signing key. */
 export interface DelegatedSigner {
@@ -35,11 +36,47 @@ export class SigningKeysUnavailable extends Data.TaggedError("SigningKeysUnavail
   }
 }
 
-const privateKeyPattern = /^0x[0-9a-fA-F]{64}$/
-
 /** The local account that signs with a delegated wallet's key. */
 export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }): LocalAccount =>
   privateKeyToAccount(Redacted.value(signer.key))
+
+/** The environment variables keys are read from (`process.env` in the server). */
+type Environment = Readonly<Record<string, string | undefined>>
+
+/**
+ * Every signer read, or `SigningKeysUnavailable` naming every variable at fault: one start reports
+ * them all, not the first.
+ */
+const everySigner = <S>(
+  readings: ReadonlyArray<Result.Result<S, SigningKeyProblem>>
+): Effect.Effect<ReadonlyArray<S>, SigningKeysUnavailable> => {
+  const problems = Arr.getFailures(readings)
+  return problems.length > 0
+    ? Effect.fail(new SigningKeysUnavailable({ problems }))
+    : Effect.succeed(Arr.getSuccesses(readings))
+}
+
+/** A delegated wallet's signer, from the key in `variable`, which must be the key of the wallet's address. */
+const delegatedSigner = (
+  accountId: string,
+  wallet: LiveWallet,
+  variable: string,
+  env: Environment
+): Result.Result<DelegatedSigner, SigningKeyProblem> => {
+  const address = getAddress(addressOf(wallet.address))
+  const problem = (reason: string) =>
+    Result.fail({ variable, wallet: `${accountId}'s ${wallet.network} wallet ${address}`, reason })
+  const read = readPrivateKeyText(variable, env[variable])
+  if (read._tag === "Problem") return problem(read.reason)
+  if (read.address !== address) return problem(`is the key of ${read.address}, not of ${address}`)
+  return Result.succeed({
+    accountId,
+    network: wallet.network as DelegatedSigner["network"],
+    address,
+    variable,
+    key: read.key
+  })
+}
 
 /**
  * Every delegated wallet of the file with its key from `env`, or `SigningKeysUnavailable` naming
@@ -47,50 +84,17 @@ export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }):
  */
 export const readDelegatedSigners = (
   config: LiveConfig,
-  env: Readonly<Record<string, string | undefined>>
+  env: Environment
 ): Effect.Effect<ReadonlyArray<DelegatedSigner>, SigningKeysUnavailable> =>
-  Effect.suspend(() => {
-    const signers: Array<DelegatedSigner> = []
-    const problems: Array<SigningKeyProblem> = []
-    for (const account of config.accounts) {
-      for (const wallet of account.wallets ?? []) {
-        const variable = wallet.signingKeyEnv
-        if (variable === undefined) continue
-        const address = getAddress(addressOf(wallet.address))
-        const where = `${account.id}'s ${wallet.network} wallet ${address}`
-        const text = env[variable]?.trim()
-        if (text === undefined || text === "") {
-          problems.push({ variable, wallet: where, reason: "is not set" })
-          continue
-        }
-        const hex = (text.startsWith("0x") ? text : `0x${text}`) as Hex
-        if (!privateKeyPattern.test(hex)) {
-          problems.push({ variable, wallet: where, reason: "is not a private key (32 bytes of hex)" })
-          continue
-        }
-        const key = Redacted.make(hex, { label: variable })
-        let keyAddress: Address
-        try {
-          keyAddress = privateKeyToAccount(hex).address
-        } catch {
-          problems.push({ variable, wallet: where, reason: "is not a valid secp256k1 private key" })
-          continue
-        }
-        if (keyAddress !== address) {
-          problems.push({ variable, wallet: where, reason: `is the key of ${keyAddress}, not of ${address}` })
-          continue
-        }
-        signers.push({
-          accountId: account.id,
-          network: wallet.network as DelegatedSigner["network"],
-          address,
-          variable,
-          key
-        })
-      }
-    }
-    return problems.length > 0 ? Effect.fail(new SigningKeysUnavailable({ problems })) : Effect.succeed(signers)
-  })
+  Effect.suspend(() =>
+    everySigner(
+      config.accounts.flatMap((account) =>
+        (account.wallets ?? []).flatMap((wallet) =>
+          wallet.signingKeyEnv === undefined ? [] : [delegatedSigner(account.id, wallet, wallet.signingKeyEnv, env)]
+        )
+      )
+    )
+  )
 
 /** A network's executor: the only key the project's contract takes `fillOrder` from. */
 export interface ExecutorSigner {
@@ -108,34 +112,16 @@ export interface ExecutorSigner {
  */
 export const readExecutorSigners = (
   config: LiveConfig,
-  env: Readonly<Record<string, string | undefined>>
+  env: Environment
 ): Effect.Effect<ReadonlyArray<ExecutorSigner>, SigningKeysUnavailable> =>
-  Effect.suspend(() => {
-    const executors: Array<ExecutorSigner> = []
-    const problems: Array<SigningKeyProblem> = []
-    for (const [network, settings] of liveNetworksOf(config)) {
-      const variable = settings.executorKeyEnv
-      const where = `${network}'s executor`
-      const text = env[variable]?.trim()
-      if (text === undefined || text === "") {
-        problems.push({ variable, wallet: where, reason: "is not set" })
-        continue
-      }
-      const hex = (text.startsWith("0x") ? text : `0x${text}`) as Hex
-      let address: Address
-      try {
-        if (!privateKeyPattern.test(hex)) throw new Error("not a key")
-        address = privateKeyToAccount(hex).address
-      } catch {
-        problems.push({ variable, wallet: where, reason: "is not a private key (32 bytes of hex)" })
-        continue
-      }
-      executors.push({
-        network: network as ExecutorSigner["network"],
-        address,
-        variable,
-        key: Redacted.make(hex, { label: variable })
+  Effect.suspend(() =>
+    everySigner(
+      liveNetworksOf(config).map(([network, settings]) => {
+        const variable = settings.executorKeyEnv
+        const read = readPrivateKeyText(variable, env[variable])
+        return read._tag === "Problem"
+          ? Result.fail({ variable, wallet: `${network}'s executor`, reason: read.reason })
+          : Result.succeed({ network, address: read.address, variable, key: read.key })
       })
-    }
-    return problems.length > 0 ? Effect.fail(new SigningKeysUnavailable({ problems })) : Effect.succeed(executors)
-  })
+    )
+  )

@@ -61,7 +61,7 @@ layer(testServer(), { excludeTestServices: true })("limit orders", (it) => {
       ])
       assert.match(order.id, /^ord_[0-9A-Za-z]+$/)
       assert.strictEqual(order.status, "pending")
-      assert.strictEqual(order.limitPrice, "666.66666666666666666")
+      assert.strictEqual(order.limitPrice, "666.6666666", "rounded down to 10 significant digits")
       assert.strictEqual(order.expiresAt, "2026-01-08T00:00:00.000Z", "rounded down to the signed second")
       assert.strictEqual(order.walletAddress, "AliceSolanaWallet1111111111111111111111111")
       assert.notStrictEqual(order.signer, order.walletAddress, "a given address signs with its delegated key")

@@ -7,7 +7,9 @@
 // before the confirmed list, the alert active before the price move and triggered after it (with
 // its email in the outbox), the limit order open before its cancellation, the new API key listed,
 // the webhook listed with its delivery log,
-// the arbitrum swap waiting without a txHash before its approval.
+// the arbitrum swap waiting without a txHash before its approval, a second one failed WALLET_REJECTED by its
+// owner's `POST /trades/{id}/approval`; the token list answers the catalogue, and the tour names the live-mode
+// order signature route.
 import { assert, layer } from "@effect/vitest"
 import { demoScenario } from "@swapdesk/simulator"
 import { Effect } from "effect"
@@ -93,6 +95,14 @@ layer(testServer(fastDemo), { excludeTestServices: true })("README tour", (it) =
       assert.isUndefined(waiting.txHash)
       assert.strictEqual(approved.id, waiting.id)
       assert.isString(approved.txHash)
+      const rejected = trades[3]!.data
+      assert.strictEqual(rejected.network, "arbitrum")
+      assert.notStrictEqual(rejected.id, waiting.id)
+      assert.strictEqual(rejected.status, "failed")
+      assert.strictEqual(rejected.failureReason, "WALLET_REJECTED")
+      const tokens = answers.find((answer) => Array.isArray(answer.data) && answer.data[0]?.symbol !== undefined)!.data
+      assert.includeMembers(tokens.map((token: { symbol: string }) => token.symbol), ["SOL", "USDC"])
+      assert.include(tour, "$URL/orders/$ORDER/signature")
     }), 120_000)
 })
 

@@ -2,11 +2,15 @@
 // the field sets of each view, idempotent creation (also under concurrent duplicates), delegated
 // signing to confirmation, approval and rejection, the approval timeout, slippage and network
 // failures with exact refunds, that another account's trade is invisible, that a quote asks for the
-// caller's wallet as a trade does, and the list's date and token filters (from after to, a bare
+// caller's wallet as a trade does, that a quote's rate is its estimated output per input rounded down to 10
+// significant digits, and the list's date and token filters (from after to, a bare
 // date as a whole day, a token on the given network, a contract address on its own).
 import { assert, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { formatUnitRatio, parseAmount } from "@swapdesk/core"
+import { Effect, Result } from "effect"
 import { advance, call, keys, type Reply, testServer } from "./harness.ts"
+
+const units = (text: string, decimals: number) => Result.getOrThrow(parseAmount(text, decimals))
 
 const solSwap = { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1.5", network: "solana" }
 const ethSwap = { tokenIn: "USDC", tokenOut: "ETH", amountIn: "100", network: "ethereum" }
@@ -233,6 +237,9 @@ layer(testServer(), { excludeTestServices: true })("trades", (it) => {
       for (const field of ["estimatedAmountOut", "fee", "minAmountOut", "priceImpact", "gasFee", "rate", "expiresAt"]) {
         assert.property(reply.body.data, field)
       }
+      const { estimatedAmountOut, rate } = reply.body.data
+      assert.strictEqual(rate, formatUnitRatio(units(estimatedAmountOut, 6), 6, units("2", 9), 9))
+      assert.isAtMost(rate.replace(".", "").replace(/^0+/, "").length, 10, `${rate}: 10 significant digits`)
       const after = yield* call("GET", "/v1/trades?limit=1", { key: keys.aliceAll })
       assert.strictEqual(after.body.data.total, before.body.data.total)
     }))

@@ -85,7 +85,8 @@ export const mineEverySecond = (chain: LiveChain) =>
 /**
  * The live configuration of `chain` as network `ethereum` (one confirmation, the executor's key in
  * `executorKeyEnv`, `EXECUTOR_KEY` unless given, USDC, WETH, LINK and `extraTokens` listed) with one
- * account: `id`, key `key` with every scope, and its wallet (with `signingKeyEnv` when delegated).
+ * account: `id`, key `key` (scopes `read` and `trade` unless `scopes`), its wallet (with
+ * `signingKeyEnv` when delegated) and its `notifications`.
  */
 export const liveConfigOf = (
   chain: LiveChain,
@@ -94,8 +95,14 @@ export const liveConfigOf = (
     readonly key: string
     readonly wallet: Address
     readonly signingKeyEnv?: string
+    /** The key's scopes: `read` and `trade` unless given. */
+    readonly scopes?: ReadonlyArray<string>
+    /** The account's notification settings: none unless given. */
+    readonly notifications?: { readonly email?: string }
   },
   network: {
+    /** The node's URL: the chain's anvil unless given (a proxy in front of it). */
+    readonly rpcUrl?: string
     readonly executorKeyEnv?: string
     readonly extraTokens?: ReadonlyArray<
       { readonly symbol: string; readonly address: Address; readonly decimals: number }
@@ -105,7 +112,7 @@ export const liveConfigOf = (
   decodeLiveConfig({
     networks: {
       ethereum: {
-        rpcUrl: chain.anvil.rpcUrl,
+        rpcUrl: network.rpcUrl ?? chain.anvil.rpcUrl,
         chainId: 1,
         confirmations: 1,
         startBlock: 0,
@@ -125,7 +132,8 @@ export const liveConfigOf = (
     accounts: [{
       id: account.id,
       plan: "pro",
-      apiKeys: [{ name: "all", key: account.key, scopes: ["read", "trade"] }],
+      apiKeys: [{ name: "all", key: account.key, scopes: account.scopes ?? ["read", "trade"] }],
+      ...(account.notifications === undefined ? {} : { notifications: account.notifications }),
       wallets: [{
         network: "ethereum",
         address: account.wallet,

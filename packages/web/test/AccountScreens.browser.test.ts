@@ -4,7 +4,8 @@
 // fills after a price move, another is cancelled, each shows its signer and signature; an API key
 // is created (its secret shown once and working) and revoked (then refused); a webhook is created
 // with its secret shown once; notification settings are saved; the portfolio shows its holdings
-// and its performance per range.
+// and its performance per range. Orders and holdings read their amounts short (at most 6 decimals,
+// cut toward zero), each carrying the API's exact amount.
 // Each screen passes axe-core with no serious or critical violation at 1280 and 390 px.
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -12,12 +13,14 @@ import {
   api,
   chooseToken,
   demoKeys,
+  expectShortForm,
   goTo,
   launchBrowser,
   openPage,
   type RunningServer,
   screenshot,
   seriousViolations,
+  shownAmounts,
   signIn,
   startServer
 } from "./browser.ts"
@@ -51,7 +54,13 @@ const placeOrder = async (page: Page, limitPrice: string) => {
   await form.getByRole("button", { name: "Place order" }).click()
   await form.getByRole("status").filter({ hasText: "placed" }).waitFor()
   const orders = (await api(server, "GET", "/orders?limit=1", demoKeys.proAll)).body.data.orders
-  return orders[0] as { readonly id: string; readonly signer: string; readonly signature: string }
+  return orders[0] as {
+    readonly id: string
+    readonly signer: string
+    readonly signature: string
+    readonly amountIn: string
+    readonly minAmountOut: string
+  }
 }
 
 describe("the account screens", () => {
@@ -65,6 +74,9 @@ describe("the account screens", () => {
     await fillingRow.locator("summary", { hasText: "Signature" }).click()
     await fillingRow.getByText(filling.signer).waitFor()
     await fillingRow.getByText(filling.signature).waitFor()
+    const [amountIn, minimum] = await shownAmounts(fillingRow)
+    expectShortForm(amountIn, filling.amountIn, "SOL")
+    expectShortForm(minimum, filling.minAmountOut, "USDC")
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "orders-1280")
 
@@ -148,6 +160,18 @@ describe("the account screens", () => {
     const portfolio = (await api(server, "GET", "/portfolio?range=30d", demoKeys.proAll)).body.data
     const holdings = page.getByRole("table", { name: "Holdings by value" }).getByRole("row")
     expect(await holdings.count()).toBe(portfolio.holdings.length + 1)
+    // Each holding reads short, its exact amount in the cell's value and title.
+    const amounts = await shownAmounts(page.getByRole("table", { name: "Holdings by value" }))
+    expect(amounts.map((shown) => shown.value)).toEqual(
+      portfolio.holdings.map((holding: { amount: string }) => holding.amount)
+    )
+    for (const [index, holding] of portfolio.holdings.entries()) {
+      expectShortForm(
+        { ...amounts[index]!, text: `${amounts[index]!.text} ${holding.token}` },
+        holding.amount,
+        holding.token
+      )
+    }
     expect(problems).toEqual([])
     await close()
   })

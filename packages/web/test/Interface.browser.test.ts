@@ -3,13 +3,15 @@
 // and the tests drive the page by roles and accessible names (sign in, search the market, swap and
 // see it confirm after a clock advance, approve a trade that waits for the wallet, create an alert
 // and see it fire), reading every effect back through the API. Every screen is checked with axe-core
-// (no serious or critical violation) at 1280 and 390 px, and no page ever breaks its own CSP.
+// (no serious or critical violation) at 1280 and 390 px, and no page ever breaks its own CSP. The
+// quote and the trade in History read their amounts short, each carrying the API's exact amount.
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   api,
   chooseToken,
   demoKeys,
+  expectShortForm,
   goTo,
   launchBrowser,
   manualScenario,
@@ -17,6 +19,7 @@ import {
   type RunningServer,
   screenshot,
   seriousViolations,
+  shownAmounts,
   signIn,
   startServer
 } from "./browser.ts"
@@ -160,6 +163,12 @@ describe("the trading interface", () => {
     await swap.getByLabel("Amount").fill("2")
     await page.getByRole("region", { name: "Quote" }).getByText(/You receive \(estimated\)/).waitFor()
     await page.getByText(/Quote (expires in|valid until)/).waitFor()
+    // The quote's amounts (estimate, minimum, fee, gas) read short, each carrying its exact amount.
+    const quoted = await shownAmounts(page.getByRole("region", { name: "Quote" }))
+    expect(quoted.length).toBe(4)
+    for (const [index, symbol] of ["USDC", "USDC", "USDC", "SOL"].entries()) {
+      expectShortForm(quoted[index], quoted[index]!.value, symbol)
+    }
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "swap-quote-1280")
 
@@ -172,8 +181,16 @@ describe("the trading interface", () => {
     await advanceClock(page, "30", "seconds")
     expect((await api(server, "GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
     await goTo(page, "History")
-    await page.getByRole("row").filter({ hasText: "2 SOL → USDC" }).filter({ hasText: "confirmed" }).waitFor()
+    const row = page.getByRole("row").filter({ hasText: "2 SOL → USDC" }).filter({ hasText: "confirmed" })
+    await row.waitFor()
+    // The row reads the trade's amounts short, exact in their titles and, opened, as text to copy.
+    const confirmed = (await api(server, "GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data
+    const [amountIn, received] = await shownAmounts(row)
+    expectShortForm(amountIn, confirmed.amountIn, "SOL")
+    expectShortForm(received, confirmed.amountOut, "USDC")
     await screenshot(page, "history-1280")
+    await row.locator("summary", { hasText: "Exact amounts" }).click()
+    await row.getByRole("group").getByText(`${confirmed.amountOut} USDC`, { exact: true }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     expect(problems).toEqual([])
     await close()

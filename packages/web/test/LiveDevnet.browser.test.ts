@@ -3,7 +3,8 @@
 // the real main.ts with LIVE_CONFIG in a child process. Signed in with the file's live key, the
 // pickers offer the server's tokens (`GET /v1/tokens`), not the simulator's: the Market screen opens
 // on the first token the server lists and shows its price; a delegated USDC → LINK swap on the Swap
-// screen reaches `confirmed`, as the server's own record of the trade says too.
+// screen reaches `confirmed`, as the server's own record of the trade says too, and its card reads
+// the amount received to 6 decimals with the record's exact amount attached.
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -11,7 +12,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { chooseToken, goTo, launchBrowser, openPage, signIn } from "./browser.ts"
+import { chooseToken, expectShortForm, goTo, launchBrowser, openPage, shownAmounts, signIn } from "./browser.ts"
 import { holdInterface } from "./interfaceLock.ts"
 
 const mainPath = fileURLToPath(new URL("../../server/src/main.ts", import.meta.url))
@@ -106,7 +107,11 @@ describe("the interface on a live devnet", () => {
     const status = page.locator(".trade-status")
     await status.getByText("confirmed", { exact: true }).waitFor({ timeout: 90_000 })
     const id = await status.locator("code").first().innerText()
-    expect((await getData(`/v1/trades/${id}`)).status).toBe("confirmed")
+    const trade = await getData(`/v1/trades/${id}`)
+    expect(trade.status).toBe("confirmed")
+    // LINK's 18 decimals read to 6 in the trade card, the record's exact amount attached.
+    const [, received] = await shownAmounts(status)
+    expectShortForm(received, trade.amountOut, "LINK")
     await close()
   }, 180_000)
 })

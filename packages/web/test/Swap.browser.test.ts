@@ -2,7 +2,8 @@
 // words are true for the account in use, end to end on the standalone server (a manual-clock copy
 // of the demo scenario whose Pro account holds enough SOL to move the market) driven in Chromium by
 // roles and accessible names: the token picker searches by symbol, name and address and shows the
-// free balances the API implies; Max leaves the documented gas reserve; an amount that is negative,
+// free balances the API implies, offers the server's tokens to a key without read and says why when
+// the list cannot be read; Max leaves the documented gas reserve; an amount that is negative,
 // zero, too precise or over the free balance disables Swap with its reason and sends no request
 // (every request is counted); a refusal is cleared when the inputs change; the flip reverses the
 // pair; price impact above 1% warns and above 5% needs an explicit acceptance; the limit-order
@@ -27,13 +28,18 @@ import {
 } from "./browser.ts"
 
 const proReadOnly = "sd_test_DemoProReadOnly0000000000000000000000000"
+const proTradeOnly = "sd_test_DemoProTradeOnly000000000000000000000000"
 
-/** The demo scenario with the Pro account's solana wallet holding 300 000 SOL: enough to move the price. */
+/**
+ * The demo scenario with the Pro account's solana wallet holding 300 000 SOL (enough to move the
+ * price) and a key of that account with the trade scope only.
+ */
 const scenario = {
   ...manualScenario,
   accounts: manualScenario.accounts!.map((account) =>
     account.id !== "acct_demo_pro" ? account : {
       ...account,
+      apiKeys: [...account.apiKeys!, { name: "trade only", key: proTradeOnly, scopes: ["trade" as const] }],
       wallets: account.wallets!.map((wallet) =>
         wallet.network !== "solana" ? wallet : { ...wallet, balances: { ...wallet.balances, SOL: "300000" } }
       )
@@ -108,6 +114,28 @@ describe("the swap screen", () => {
     await search.press("Enter")
     await swap.getByRole("button", { name: "Token out: USDT" }).waitFor()
     expect(await dialog.isVisible()).toBe(false)
+    expect(problems).toEqual([])
+    await close()
+  })
+
+  it("offers the server's tokens to a key without read, and says why when the list cannot be read", async () => {
+    const tradeOnly = await signedIn(proTradeOnly)
+    await goTo(tradeOnly.page, "Swap")
+    await tradeOnly.page.getByRole("form", { name: "Swap" }).getByRole("button", { name: /^Token out:/ }).click()
+    const listed = tradeOnly.page.getByRole("dialog", { name: "Choose token out" })
+    await listed.getByRole("listbox", { name: "Tokens on solana" }).getByRole("option", { name: /^JUP Jupiter/ })
+      .waitFor()
+    expect(tradeOnly.problems).toEqual([])
+    await tradeOnly.close()
+
+    const { page, problems, close } = await openPage(browser, `${server.url}/`)
+    await page.route("**/v1/tokens", (route) => route.abort("connectionrefused"))
+    await signIn(page, demoKeys.proAll)
+    await goTo(page, "Swap")
+    await page.getByRole("form", { name: "Swap" }).getByRole("button", { name: /^Token out:/ }).click()
+    const unread = page.getByRole("dialog", { name: "Choose token out" })
+    await unread.getByRole("status").filter({ hasText: "The server's token list could not be read" }).waitFor()
+    expect(await unread.getByRole("option").count()).toBe(0)
     expect(problems).toEqual([])
     await close()
   })

@@ -10,6 +10,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Locator, type Page } from "playwright-core"
+import { expect } from "vitest"
 import { holdInterface } from "./interfaceLock.ts"
 
 const root = new URL("../../../", import.meta.url).pathname
@@ -187,4 +188,49 @@ export const chooseToken = async (page: Page, scope: Locator, label: string, sym
   await dialog.getByRole("combobox", { name: "Search by symbol, name or address" }).fill(symbol)
   await dialog.getByRole("option", { name: new RegExp(`^${symbol} `) }).click()
   await scope.getByRole("button", { name: `${label}: ${symbol}` }).waitFor()
+}
+
+/** A token amount as a screen shows it: its text, and the exact amount it carries. */
+export interface ShownAmount {
+  readonly text: string
+  readonly value: string
+  readonly title: string
+}
+
+/** Every token amount shown inside `scope`, in page order. */
+export const shownAmounts = (scope: Locator): Promise<ReadonlyArray<ShownAmount>> =>
+  scope.locator("data.amount").evaluateAll((elements) =>
+    elements.map((element) => ({
+      text: element.textContent ?? "",
+      value: element.getAttribute("value") ?? "",
+      title: element.getAttribute("title") ?? ""
+    }))
+  )
+
+/** A decimal string with its whole part grouped by thousands. */
+const groupThousands = (amount: string) =>
+  amount.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+(?!\d))/g, ","))
+
+/**
+ * Asserts `shown` reads `exact` (a decimal string from the API) of `symbol` as the interface's rule
+ * says (docs/decisions.md, "Token amounts read to 6 decimals"): grouped, at most 6 decimals, its
+ * digits those of the exact amount cut toward zero, "<0.000001" only for a non-zero amount below
+ * it; the exact amount in its `value` and, grouped, in its title.
+ */
+export const expectShortForm = (shown: ShownAmount | undefined, exact: string, symbol: string) => {
+  expect(shown?.value).toBe(exact)
+  expect(shown?.title).toBe(`${groupThousands(exact)} ${symbol}`)
+  const text = shown?.text ?? ""
+  expect(text).toMatch(new RegExp(`^(<0\\.000001|\\d{1,3}(,\\d{3})*(\\.\\d{1,6})?) ${symbol}$`))
+  const digits = text.slice(0, -symbol.length - 1).replaceAll(",", "")
+  if (digits === "<0.000001") {
+    expect(exact).toMatch(/^0\.0{6}\d*[1-9]/)
+    return
+  }
+  // Cut toward zero: the exact amount starts with the digits shown, and only zeros follow them up to the 6th place.
+  expect(exact.startsWith(digits)).toBe(true)
+  const places = digits.includes(".") ? digits.split(".")[1]!.length : 0
+  const rest = exact.slice(digits.length)
+  expect(rest === "" || (places === 0 ? rest.startsWith(".") : /^\d/.test(rest))).toBe(true)
+  expect(rest.replace(/^\./, "").slice(0, 6 - places)).toMatch(/^0*$/)
 }

@@ -10,13 +10,14 @@
 import { Config, Data, Effect, Option, Redacted } from "effect"
 import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises"
 import { basename, dirname, join } from "node:path"
-import { type Address, createWalletClient, getAddress, type Hash, type Hex, http, publicActions } from "viem"
+import { type Address, createWalletClient, getAddress, type Hash, http, publicActions } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import { swapdeskRouterAbi, swapdeskRouterBytecode } from "../contracts/SwapdeskRouter.ts"
 import type { EvmNetwork } from "../EvmNetwork.ts"
 import { defaultRpcTimeoutMs, type EvmRpc, evmRpcSettingsOf, makeEvmRpc } from "../EvmRpc.ts"
 import { type EvmRpcFailure, rpcFailure } from "../EvmRpcFailure.ts"
 import { addressOf, InvalidLiveConfig, type LiveConfig, liveNetworksOf, parseLiveConfig } from "../LiveConfig.ts"
+import { readPrivateKeyText } from "../PrivateKeyText.ts"
 
 /** What happened on one network. */
 export type NetworkDeployment =
@@ -69,24 +70,12 @@ export const describeReport = (report: LiveDeployReport): string => {
   return problems === 0 ? written : `${written}; ${problems} network${problems === 1 ? "" : "s"} not done: run again`
 }
 
-const privateKeyPattern = /^0x[0-9a-fA-F]{64}$/
-
 /** A private key from a variable: absent, not a key, or the key and its address. Never the value in a message. */
 const readKey = (variable: string) =>
   Effect.gen(function*() {
     const found = yield* Config.Redacted(variable).pipe(Config.option)
-    const text = Option.map(found, (r) => Redacted.value(r).trim())
-    if (Option.isNone(text) || text.value === "") return { _tag: "Problem", reason: `${variable} is not set` } as const
-    const hex = (text.value.startsWith("0x") ? text.value : `0x${text.value}`) as Hex
-    if (!privateKeyPattern.test(hex)) {
-      return { _tag: "Problem", reason: `${variable} is not a private key (0x and 64 hex digits)` } as const
-    }
-    try {
-      const address = privateKeyToAccount(hex).address
-      return { _tag: "Key", key: Redacted.make(hex, { label: variable }), address } as const
-    } catch {
-      return { _tag: "Problem", reason: `${variable} is not a valid secp256k1 private key` } as const
-    }
+    const read = readPrivateKeyText(variable, Option.getOrUndefined(Option.map(found, Redacted.value)))
+    return read._tag === "Key" ? read : { _tag: "Problem", reason: `${variable} ${read.reason}` } as const
   }).pipe(
     Effect.catch(() => Effect.succeed({ _tag: "Problem", reason: `${variable} cannot be read` } as const))
   )

@@ -60,6 +60,7 @@ export const layerChainIndex = (
         const state = initialIndexState(options)
         const cursor = yield* Effect.orElseSucceed(store.cursor(network.network), () => undefined)
         state.indexedBlock = cursor?.number ?? null
+        state.indexedTime = cursor?.time ?? null
         states.set(network.network, state)
         yield* Effect.forkScoped(runChainIndexer(network, store, state, options))
       }

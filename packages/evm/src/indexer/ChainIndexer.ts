@@ -33,9 +33,17 @@ const pairAbi = parseAbi([
 export interface NetworkIndexState {
   /** The last indexed block; null before the first range is written. */
   indexedBlock: bigint | null
+  /** That block's timestamp (ms): "now" for the market figures until the node's head is read. */
+  indexedTime: number | null
   /** The node's head block and its timestamp (ms), as last read. */
   headBlock: bigint | null
   headTime: number | null
+  /**
+   * The lowest block a reorganisation rolled the index back to (`startBlock − 1` when to nothing)
+   * since whoever reads the index's new swaps last cleared it: swaps it was told above that block
+   * may be gone or replaced, even when the index is back at the same height by the next look.
+   */
+  rolledBackTo: bigint | null
   /** The block range the next `eth_getLogs` asks for. */
   rangeBlocks: number
   /** The last failure, cleared by the next successful step. */
@@ -297,11 +305,15 @@ export const runChainIndexer = (
         )
         yield* store.rollBack(name, ancestor)
         state.indexedBlock = ancestor?.number ?? null
+        state.indexedTime = ancestor?.time ?? null
+        const floor = ancestor?.number ?? BigInt(network.startBlock) - 1n
+        if (state.rolledBackTo === null || floor < state.rolledBackTo) state.rolledBackTo = floor
         wethUsd = null
         return false
       }
     }
     state.indexedBlock = cursor?.number ?? null
+    state.indexedTime = cursor?.time ?? null
     const safe = knownSafe
     if (from > safe) return true
     if (wethUsd === null) wethUsd = yield* wethUsdAt(pools, from - 1n)
@@ -323,6 +335,7 @@ export const runChainIndexer = (
     }
     yield* store.write(name, batch).pipe(Effect.orDie)
     state.indexedBlock = to
+    state.indexedTime = last.time
     return to >= safe
   })
 
@@ -353,8 +366,10 @@ export const runChainIndexer = (
 /** A fresh state for a network's indexer. */
 export const initialIndexState = (options: ChainIndexerOptions = {}): NetworkIndexState => ({
   indexedBlock: null,
+  indexedTime: null,
   headBlock: null,
   headTime: null,
+  rolledBackTo: null,
   rangeBlocks: options.initialRangeBlocks ?? 1,
   lastError: null
 })

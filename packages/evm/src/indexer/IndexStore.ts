@@ -357,7 +357,9 @@ export const makeIndexStore = Effect.gen(function*() {
 
   /** The swaps of blocks `(afterBlock, upToBlock]`, in chain order. */
   const swapsBetween = (network: string, afterBlock: bigint, upToBlock: bigint) =>
-    sql<{ at: unknown; token: string; side: "buy" | "sell"; value_usd: string }>`SELECT at, token, side, value_usd
+    sql<
+      { block_number: unknown; at: unknown; token: string; side: "buy" | "sell"; amount: string; value_usd: string }
+    >`SELECT block_number, at, token, side, amount, value_usd
       FROM swapdesk_index_swaps WHERE network = ${network} AND block_number > ${Number(afterBlock)}
       AND block_number <= ${Number(upToBlock)} ORDER BY block_number, log_index`
 

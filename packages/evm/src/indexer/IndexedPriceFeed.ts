@@ -67,8 +67,17 @@ export const makeIndexedPriceFeed = (
     const networksOf = (token: Token) =>
       (Object.keys(token.addresses) as Array<Network>).filter((n) => byNetwork.has(n))
 
+    /**
+     * The network's "now": its head block's time, or before the node's head is read (at a start
+     * with the node down) the last indexed block's. The server's clock only with nothing indexed,
+     * when no figure depends on it.
+     */
     const headTime = (network: Network) =>
-      Effect.map(Clock.currentTimeMillis, (now) => index.stateOf(network)?.headTime ?? now)
+      Effect.suspend(() => {
+        const state = index.stateOf(network)
+        const known = state?.headTime ?? state?.indexedTime ?? null
+        return known === null ? Clock.currentTimeMillis : Effect.succeed(known)
+      })
 
     const tokenOf = (symbol: string) =>
       Effect.suspend(() => {
@@ -237,8 +246,11 @@ export const makeIndexedPriceFeed = (
 
     const rankings = new Map<string, TrendingRanking>()
     const recalculate = Effect.gen(function*() {
-      // The latest head block time read; the clock only before any head was read.
-      const heads = index.indexed.map((n) => index.stateOf(n.network)?.headTime ?? 0)
+      // The latest head block time read (or block indexed); the clock only with neither.
+      const heads = index.indexed.map((n) => {
+        const state = index.stateOf(n.network)
+        return state?.headTime ?? state?.indexedTime ?? 0
+      })
       const updatedAt = Math.max(0, ...heads) || (yield* Clock.currentTimeMillis)
       for (const key of [undefined, ...byNetwork.keys()]) {
         rankings.set(key ?? "all", { updatedAt, entries: yield* rank(key) })

@@ -159,7 +159,28 @@ const swapGas = (context: LiveNetworkContext, swap: SwapCall) =>
     })
   )
 
+/**
+ * Broadcasts a signed transaction: how the node failed it, else `undefined`. The failure is a value
+ * because the caller's nonce bookkeeping and the trade's record both depend on how it ended.
+ */
+const broadcastFailure = (context: LiveNetworkContext, signed: Hex): Effect.Effect<EvmRpcFailure | undefined> =>
+  context.rpc.broadcast(signed).pipe(Effect.as(undefined), Effect.catch((error) => Effect.succeed(error)))
+
 const deadlineOf = (now: number) => BigInt(Math.floor((now + swapDeadlineMs) / 1000))
+
+/** The contract call of the swap `intent` asks for, between these addresses, along `path`, valid until `deadline`. */
+const swapCallOf = (
+  intent: SwapIntent,
+  addresses: { readonly from: Address; readonly tokenIn: Address; readonly tokenOut: Address },
+  path: ReadonlyArray<Address>,
+  deadline: bigint
+): SwapCall => ({ ...addresses, amountIn: intent.amountIn, minAmountOut: intent.minAmountOut, path, deadline })
+
+/** The EIP-1559 fees a transaction is signed with. */
+interface GasFees {
+  readonly maxFeePerGas: bigint
+  readonly maxPriorityFeePerGas: bigint
+}
 
 /** Signs a transaction of the wallet with its key. */
 const sign = (
@@ -171,7 +192,7 @@ const sign = (
     readonly value: bigint
     readonly gas: bigint
     readonly nonce: number
-    readonly fees: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint }
+    readonly fees: GasFees
   }
 ): Effect.Effect<Hex> =>
   Effect.promise(() =>
@@ -230,6 +251,34 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       } satisfies SwapQuote
     }).pipe(Effect.orDie)
 
+  /** Where and when a swap of `intent` happens: its network (which must be up), contract and tokens, and the time. */
+  const locateSwap = (intent: SwapIntent) =>
+    Effect.gen(function*() {
+      yield* options.status.requireUp(intent.network)
+      const context = networkContext(state, intent.network)
+      const contract = contractOf(context)
+      const tokenIn = tokenAddress(context, intent.tokenIn)
+      const tokenOut = tokenAddress(context, intent.tokenOut)
+      const now = yield* Clock.currentTimeMillis
+      return { context, contract, tokenIn, tokenOut, now }
+    })
+
+  /**
+   * What a swap sent now starts from, for a wallet's own swap and for an order's fill alike: where
+   * and when it happens, and the route with the fees the node asks now, the two asked together.
+   */
+  const prepareSwap = (intent: SwapIntent) =>
+    Effect.gen(function*() {
+      const located = yield* locateSwap(intent)
+      const { context, tokenIn, tokenOut } = located
+      const [route, { maxFeePerGas, maxPriorityFeePerGas }] = yield* Effect.all([
+        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
+        call(context, () => context.rpc.client.estimateFeesPerGas())
+      ], { concurrency: 2 })
+      const fees: GasFees = { maxFeePerGas, maxPriorityFeePerGas }
+      return { ...located, route, fees }
+    })
+
   /** Tokens whose approval of the contract a wallet has already sent (a maximal one: never again). */
   const approved = new Set<string>()
 
@@ -244,26 +293,9 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
     beforeSending: (sending: SwapSending) => Effect.Effect<void>
   ) =>
     Effect.gen(function*() {
-      yield* options.status.requireUp(intent.network)
-      const context = networkContext(state, intent.network)
-      const contract = contractOf(context)
+      const { context, contract, tokenIn, tokenOut, now, route, fees } = yield* prepareSwap(intent)
       const from = signer.address
-      const tokenIn = tokenAddress(context, intent.tokenIn)
-      const tokenOut = tokenAddress(context, intent.tokenOut)
-      const now = yield* Clock.currentTimeMillis
-      const [route, fees] = yield* Effect.all([
-        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
-        call(context, () => context.rpc.client.estimateFeesPerGas())
-      ], { concurrency: 2 })
-      const swap: SwapCall = {
-        from,
-        tokenIn,
-        tokenOut,
-        amountIn: intent.amountIn,
-        minAmountOut: intent.minAmountOut,
-        path: route.path,
-        deadline: deadlineOf(now)
-      }
+      const swap = swapCallOf(intent, { from, tokenIn, tokenOut }, route.path, deadlineOf(now))
       const approvalKey = `${context.network}:${from}:${tokenIn}`
       const pendingCount = call(context, () =>
         context.rpc.client.getTransactionCount({ address: from, blockTag: "pending" }))
@@ -278,7 +310,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
               value: 0n,
               gas: approvalGasLimit,
               nonce,
-              fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+              fees
             })
             : undefined
           // With the approval not yet mined, the node cannot estimate the swap: the figure stands in.
@@ -293,7 +325,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             value,
             gas,
             nonce: swapNonce,
-            fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+            fees
           })
           const approvalHash = signedApproval === undefined ? undefined : keccak256(signedApproval)
           const swapHash = keccak256(signedSwap)
@@ -305,19 +337,13 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             ...(approvalHash === undefined ? {} : { approvalTxHash: approvalHash })
           })
           if (signedApproval !== undefined) {
-            const refused = yield* context.rpc.broadcast(signedApproval).pipe(
-              Effect.as(false),
-              Effect.orElseSucceed(() =>
-                true
-              )
-            )
-            if (refused) return { result: { transactions, swapHash, refused: true }, used: 0, resync: true }
+            const refused = (yield* broadcastFailure(context, signedApproval)) !== undefined
+            if (refused) {
+              return { result: { transactions, swapHash, refused: true }, used: 0, resync: true }
+            }
             approved.add(approvalKey)
           }
-          const failure = yield* context.rpc.broadcast(signedSwap).pipe(
-            Effect.as(undefined),
-            Effect.catch((error) => Effect.succeed(error))
-          )
+          const failure = yield* broadcastFailure(context, signedSwap)
           return {
             result: { transactions, swapHash, refused: failure?._tag === "RpcRefused" },
             used: swapNonce - nonce + (failure === undefined ? 1 : 0),
@@ -350,24 +376,11 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
   /** Prepares an external wallet's swap for its owner to sign; nothing is sent. */
   const submitExternal = (intent: SwapIntent) =>
     Effect.gen(function*() {
-      yield* options.status.requireUp(intent.network)
-      const context = networkContext(state, intent.network)
-      const contract = contractOf(context)
+      const { context, contract, tokenIn, tokenOut, now } = yield* locateSwap(intent)
       const from = getAddress(intent.walletAddress)
-      const tokenIn = tokenAddress(context, intent.tokenIn)
-      const tokenOut = tokenAddress(context, intent.tokenOut)
-      const now = yield* Clock.currentTimeMillis
       const route = yield* context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn })
       // The owner may sign at the last moment: the swap stays valid its usual span after that.
-      const swap: SwapCall = {
-        from,
-        tokenIn,
-        tokenOut,
-        amountIn: intent.amountIn,
-        minAmountOut: intent.minAmountOut,
-        path: route.path,
-        deadline: deadlineOf(now + approvalTimeoutMs)
-      }
+      const swap = swapCallOf(intent, { from, tokenIn, tokenOut }, route.path, deadlineOf(now + approvalTimeoutMs))
       const [gas, current] = yield* Effect.all([swapGas(context, swap), allowance(context, from, tokenIn)], {
         concurrency: 2
       })
@@ -398,7 +411,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
     context: LiveNetworkContext,
     intent: SwapIntent,
     tokenIn: Address,
-    fees: { readonly maxFeePerGas: bigint; readonly maxPriorityFeePerGas: bigint }
+    fees: GasFees
   ) =>
     Effect.gen(function*() {
       const signer = state.signerOf(intent.accountId, intent.network)
@@ -422,15 +435,11 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
             nonce,
             fees
           })
-          const failure = yield* context.rpc.broadcast(signed).pipe(
-            Effect.as(undefined),
-            Effect.catch((error) =>
-              Effect.succeed(error)
-            )
-          )
+          const failure = yield* broadcastFailure(context, signed)
           return { result: keccak256(signed), used: failure === undefined ? 1 : 0, resync: failure !== undefined }
         }))
-      yield* call(context, () => context.rpc.client.waitForTransactionReceipt({ hash, timeout: 120_000 }))
+      yield* call(context, () =>
+        context.rpc.client.waitForTransactionReceipt({ hash, timeout: 120_000 }))
       approved.add(approvalKey)
       return hash
     })
@@ -441,16 +450,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
    */
   const submitFill = (intent: SwapIntent, order: NonNullable<SwapIntent["order"]>, executor: ExecutorSigner) =>
     Effect.gen(function*() {
-      yield* options.status.requireUp(intent.network)
-      const context = networkContext(state, intent.network)
-      const contract = contractOf(context)
-      const tokenIn = tokenAddress(context, intent.tokenIn)
-      const tokenOut = tokenAddress(context, intent.tokenOut)
-      const now = yield* Clock.currentTimeMillis
-      const [route, fees] = yield* Effect.all([
-        context.rpc.quote({ tokenIn, tokenOut, amountIn: intent.amountIn }),
-        call(context, () => context.rpc.client.estimateFeesPerGas())
-      ], { concurrency: 2 })
+      const { context, contract, tokenIn, tokenOut, now, route, fees } = yield* prepareSwap(intent)
       const data = encodeFunctionData({
         abi: swapdeskRouterAbi,
         functionName: "fillOrder",
@@ -494,12 +494,9 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
               value: 0n,
               gas,
               nonce,
-              fees: { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+              fees
             })
-            const failure = yield* context.rpc.broadcast(signed).pipe(
-              Effect.as(undefined),
-              Effect.catch((error) => Effect.succeed(error))
-            )
+            const failure = yield* broadcastFailure(context, signed)
             return {
               result: { hash: keccak256(signed), refused: failure?._tag === "RpcRefused" },
               used: failure === undefined ? 1 : 0,
@@ -588,10 +585,7 @@ export const makeLiveChain = (state: LiveStateShape, options: LiveChainOptions):
       })
       if (mismatch !== undefined) return yield* mismatch
       const context = networkContext(state, awaiting.network)
-      const failure = yield* context.rpc.broadcast(signedTransaction).pipe(
-        Effect.as(undefined),
-        Effect.catch((error) => Effect.succeed(error))
-      )
+      const failure = yield* broadcastFailure(context, signedTransaction)
       // Without an answer the node may have it: the followers find it, or fail it as dropped.
       return follow(awaiting, keccak256(signedTransaction), at, failure?._tag === "RpcRefused")
     })

@@ -4,8 +4,10 @@
 // mid-index resumes with no swap missing or doubled; the market-data layer replaces the live ports'
 // spot-only feed and reports the indexed block; a node that does not answer leaves the layer up
 // with the failure recorded; each newly indexed swap is told to the domain once; a reorganisation deeper than `confirmations`
-// is rolled back to the common ancestor; and an RPC that refuses large `eth_getLogs` ranges (a
-// local proxy in front of anvil) is indexed completely through smaller ranges.
+// is rolled back to the common ancestor, and a swap that replaced a told one at the same height is
+// told while a transaction mined again is not told twice; an RPC that refuses large `eth_getLogs`
+// ranges (a local proxy in front of anvil) is indexed completely through smaller ranges; and after a
+// restart with the node down, the figures are measured on the last indexed block's time.
 import {
   type MarketObservation,
   MarketReactor,
@@ -19,8 +21,9 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { type Address, erc20Abi, parseAbi, parseAbiItem, parseUnits } from "viem"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Address, encodeFunctionData, erc20Abi, type Hex, parseAbi, parseAbiItem, parseUnits } from "viem"
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
+import { uniswapV2RouterAbi } from "../../src/devnet/index.ts"
 import {
   ChainIndex,
   type ChainIndexerOptions,
@@ -488,4 +491,84 @@ describe("resuming and correcting the index", () => {
       }
     }, 60_000)
   })
+})
+
+/** A router transaction of the owner, signed with `nonce`, sent by nobody yet. */
+const signed = async (data: Hex, nonce: number) =>
+  f.owner.signTransaction(
+    await f.owner.prepareTransactionRequest({ to: f.market.uniswap.router, data, nonce, gas: 300_000n }) as never
+  )
+
+/** The router call swapping `amountIn` of `from` into `to` for the owner. */
+const swapData = (from: Address, to: Address, amountIn: bigint) =>
+  encodeFunctionData({
+    abi: uniswapV2RouterAbi,
+    functionName: "swapExactTokensForTokens",
+    args: [amountIn, 0n, [from, to], f.owner.account.address, 2n ** 40n]
+  })
+
+describe("what the index tells and measures after a reorganisation or a restart", () => {
+  it("tells a swap that replaced a told one at the same height, and a transaction mined again once", async () => {
+    const observations: Array<MarketObservation> = []
+    const reactor = Layer.succeed(MarketReactor, {
+      onTradeEvent: () => Effect.void,
+      onMarket: (observation) => Effect.sync(() => void observations.push(observation))
+    })
+    const url = await freshDatabase("sqlite")
+    const runtime = ManagedRuntime.make(
+      layerLiveMarketObserver(config, { intervalMs: 500 }).pipe(
+        Layer.provideMerge(indexLayer(config, url)),
+        Layer.provide(reactor)
+      )
+    )
+    const told = () => observations.flatMap((o) => o.swaps)
+    try {
+      await caughtUp(runtime)
+      const nonce = await f.owner.getTransactionCount({ address: f.owner.account.address, blockTag: "pending" })
+      const buy = await signed(swapData(usdc, link, parseUnits("300000", 6)), nonce)
+      const sell = await signed(swapData(link, usdc, parseUnits("40", 18)), nonce + 1)
+      await f.owner.sendRawTransaction({ serializedTransaction: buy })
+      const height = await headNumber()
+      await mine(f, 2)
+      await waitFor(() => told().length === 1)
+      assert.deepInclude(told()[0]!, { symbol: "LINK", side: "buy", valueUsd: 300_000 })
+      // The buy's block and the two on it are replaced by three whose first holds the same buy,
+      // mined again, and a sell: the index rolls back and is at the same height again by its next step.
+      await f.owner.request({ method: "anvil_reorg" as never, params: [3, [[buy, 0], [sell, 0]]] as never })
+      assert.strictEqual(await headNumber(), height + 2n)
+      const onChain = await f.owner.getLogs({ address: await pairOf(link, usdc), event: swapEvent, fromBlock: height })
+      assert.deepStrictEqual(onChain.map((log) => log.blockNumber), [height, height])
+      await waitFor(() => told().length === 2)
+      // Another look or two: nothing is told again.
+      await new Promise((resolve) => setTimeout(resolve, 1_200))
+      assert.deepStrictEqual(told().map((s) => [s.symbol, s.side]), [["LINK", "buy"], ["LINK", "sell"]])
+    } finally {
+      await runtime.dispose()
+    }
+  }, 60_000)
+
+  it("measures the figures on the last indexed block's time while the node's head is unknown", async () => {
+    const url = await freshDatabase("sqlite")
+    // A swap three days ahead of the server's clock: its hour is not the clock's.
+    const ahead = Math.max(Number((await f.owner.getBlock()).timestamp), Math.floor(Date.now() / 1000)) + 3 * 86_400
+    await swap(f, usdc, link, parseUnits("1000", 6), ahead)
+    await mine(f, 2)
+    const first = startIndex(config, url)
+    await caughtUp(first)
+    const volumes = await first.runPromise(PriceFeed.use((feed) => feed.hourlyVolumes("LINK")))
+    await first.dispose()
+    assert.strictEqual(volumes.volume1hUsd, 1_000)
+    // Restarted with the node down: no head read, the index's last block gives "now".
+    const proxy = await startProxy(() => false)
+    await proxy.close()
+    const second = startIndex(fixtureConfig(f, { rpcUrl: proxy.url }), url, { ...fast, rpcTimeoutMs: 500 })
+    try {
+      const index = await indexOf(second)
+      assert.isNull(index.stateOf("ethereum")!.headTime)
+      const restarted = await second.runPromise(PriceFeed.use((feed) => feed.hourlyVolumes("LINK")))
+      assert.deepStrictEqual(restarted, volumes)
+    } finally {
+      await second.dispose()
+    }
+  }, 60_000)
 })

@@ -3,12 +3,11 @@
  */
 import { CreateOrderBody, ListOrdersQuery, OrderListView, OrderView, SubmitOrderSignatureBody } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
+import { Conflict, NotFound } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import {
-  creation,
   documented,
-  IdempotencyKeyHeader,
+  idempotentCreationRoute,
   idExample,
   itemRoute,
   queryRoute,
@@ -21,10 +20,7 @@ const orderId = idExample("ord_8fKq2ZxW4nLp7RtY3bVc")
 
 export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
-    HttpApiEndpoint.post("create", "/v1/orders", {
-      headers: IdempotencyKeyHeader,
-      ...creation(CreateOrderBody, OrderView, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
-    }).annotateMerge(documented({
+    idempotentCreationRoute("create", "/v1/orders", CreateOrderBody, OrderView, {
       scope: "trade",
       summary:
         "Place a limit order: amountIn is reserved and the wallet signs it; it fills when the market's net output reaches minAmountOut",
@@ -32,7 +28,7 @@ export class OrdersApi extends HttpApiGroup.make("orders")
         body: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1", minAmountOut: "250", network: "solana" },
         parameters: { "idempotency-key": "my-first-order" }
       }
-    })),
+    }),
     queryRoute("list", "/v1/orders", ListOrdersQuery, OrderListView, {
       scope: "read",
       summary: "The account's limit orders, newest first"

@@ -1,7 +1,7 @@
 /**
  * The shapes the contract's routes share, named once: what an operation's documentation holds
  * (`documented`), and the conventions of a resource's routes (`readRoute`, `queryRoute`,
- * `itemRoute`, `deleteRoute`): a `GET` answering data for a query string refuses a bad query with 400, a route
+ * `itemRoute`, `deleteRoute`, `idempotentCreationRoute`): a `GET` answering data for a query string refuses a bad query with 400, a route
  * on one resource takes its `:id` and answers 404 when the account has no such resource, a delete
  * answers 204. A route outside these conventions is written with `HttpApiEndpoint` itself and
  * documented with `documented`; one taking a body declares it with `jsonBody`, a creation with
@@ -11,7 +11,7 @@ import { type ApiScope, IDEMPOTENCY_KEY_MAX_LENGTH } from "@swapdesk/core"
 import { Context, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
-import { BadRequest, bodyErrors, Conflict, NotFound } from "./ApiErrors.ts"
+import { BadRequest, bodyErrors, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
 import { operationExamples } from "./Examples.ts"
 import { RequiredScope } from "./Security.ts"
@@ -74,6 +74,23 @@ export const IdempotencyKey = Schema.String.check(
 
 /** The headers of a creation that honours `Idempotency-Key`. */
 export const IdempotencyKeyHeader = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
+
+/**
+ * `POST` of a swap's creation (a trade, an order), which honours `Idempotency-Key`: 201 with the
+ * created resource's `data`; 400 for a body or a key its schema refuses, 409 for a key reused with
+ * another body or still in flight, 422 for what the account cannot do now (no wallet, funds short),
+ * 503 when the network is down (docs/reference/http-api.md#idempotency).
+ */
+export const idempotentCreationRoute = <
+  const Name extends string,
+  const Path extends HttpRouter.PathInput,
+  Payload extends Schema.Top,
+  Data extends Schema.Top
+>(name: Name, path: Path, payload: Payload, data: Data, documentation: Documentation) =>
+  HttpApiEndpoint.post(name, path, {
+    headers: IdempotencyKeyHeader,
+    ...creation(payload, data, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
+  }).annotateMerge(documented(documentation))
 
 /** `GET` of `data` that takes no input: nothing to refuse but a key (settings, a list of keys, a clock). */
 export const readRoute = <const Name extends string, const Path extends HttpRouter.PathInput, Data extends Schema.Top>(

@@ -1,13 +1,14 @@
 /**
- * `/v1/tokens`: the server's token catalogue (scope `read`), so that a client offers exactly the
- * tokens this server quotes and trades — the simulator's list on the simulator, the configured list
- * on a live server (docs/decisions.md, "`GET /v1/tokens` publishes the catalogue").
+ * `/v1/tokens`: the server's token catalogue (public, like the market data it names tokens for), so
+ * that a client offers exactly the tokens this server quotes and trades — the simulator's list on the
+ * simulator, the configured list on a live server (docs/decisions.md, "`GET /v1/tokens` publishes the
+ * catalogue").
  */
 import { Network } from "@swapdesk/core"
 import { Schema } from "effect"
 import { HttpApiGroup, OpenApi } from "effect/http-api"
 import { queryRoute } from "./Routes.ts"
-import { Authentication, RequiredScope } from "./Security.ts"
+import { OptionalAuthentication } from "./Security.ts"
 
 /** `GET /v1/tokens`: optionally only the tokens that exist on one network. */
 export const TokensQuery = Schema.Struct({ network: Schema.optionalKey(Network) })
@@ -48,7 +49,6 @@ export class TokensApi extends HttpApiGroup.make("tokens")
       description: "In the server's order; with `network`, only the tokens that exist on it."
     })
   )
-  .annotate(OpenApi.Description, "The token catalogue (scope `read`)")
-  .annotate(RequiredScope, "read")
-  .middleware(Authentication)
+  .annotate(OpenApi.Description, "The token catalogue (public: no key needed, any valid key may read it)")
+  .middleware(OptionalAuthentication)
 {}

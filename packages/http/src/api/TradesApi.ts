@@ -12,29 +12,18 @@ import {
   TradeView
 } from "@swapdesk/core"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest, Conflict, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
+import { BadRequest, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
 import { Envelope } from "./Envelope.ts"
-import {
-  creation,
-  documented,
-  IdempotencyKeyHeader,
-  idExample,
-  itemRoute,
-  queryRoute,
-  walletAnswerRoute
-} from "./Routes.ts"
+import { documented, idempotentCreationRoute, idExample, itemRoute, queryRoute, walletAnswerRoute } from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
 export class TradesApi extends HttpApiGroup.make("trades")
   .add(
-    HttpApiEndpoint.post("create", "/v1/trades", {
-      headers: IdempotencyKeyHeader,
-      ...creation(CreateTradeBody, TradeCreatedView, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
-    }).annotateMerge(documented({
+    idempotentCreationRoute("create", "/v1/trades", CreateTradeBody, TradeCreatedView, {
       scope: "trade",
       summary: "Start a swap; it is returned at once as pending",
       examples: { body: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "2", network: "solana", slippage: 0.5 } }
-    })),
+    }),
     queryRoute("list", "/v1/trades", ListTradesQuery, TradeListView, {
       scope: "read",
       summary: "The account's trade history, most recent first"

@@ -56,13 +56,34 @@ export const significant = (value: string | number, digits = 6): string => {
   return new Intl.NumberFormat("en-US", { maximumSignificantDigits: digits }).format(number)
 }
 
-/** A token amount for a balance line: grouped, at most 6 decimals, rounded down so it never overstates. */
-export const balanceText = (units: bigint, decimals: number): string => {
-  const shown = Math.min(decimals, 6)
-  const truncated = units / 10n ** BigInt(decimals - shown)
-  const text = fromUnits(truncated, shown)
-  return grouped(text)
+/** The most decimal places a token amount shows; the exact amount stays in its title. */
+export const SHOWN_DECIMALS = 6
+
+/** What a non-zero amount smaller than the last place shown reads (docs/decisions.md, "Token amounts read to 6 decimals"). */
+export const BELOW_SHOWN = "<0.000001"
+
+/**
+ * A token amount as every screen shows it: the whole part in full and grouped, at most 6 decimal
+ * places (never more than the amount has, so never more than the token's decimals), cut toward
+ * zero so it never overstates, trailing zeros dropped; a non-zero amount under 0.000001 reads
+ * "<0.000001", never "0". `exact` is a decimal string as the API sends it; anything else is
+ * shown as it is.
+ */
+export const amountText = (exact: string): string => {
+  const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(exact.trim())
+  if (match === null) return exact
+  const [, sign = "", whole = "0", fraction = ""] = match
+  const kept = fraction.slice(0, SHOWN_DECIMALS).replace(/0+$/, "")
+  const wholeDigits = whole.replace(/^0+(?=\d)/, "")
+  if (wholeDigits === "0" && kept === "") {
+    if (/[1-9]/.test(fraction)) return sign === "-" ? `>-${BELOW_SHOWN.slice(1)}` : BELOW_SHOWN
+    return "0"
+  }
+  return grouped(`${sign}${wholeDigits}${kept === "" ? "" : `.${kept}`}`)
 }
+
+/** A balance in base units of a token with `decimals`, shown by the same rule as every amount. */
+export const balanceText = (units: bigint, decimals: number): string => amountText(fromUnits(units, decimals))
 
 /** A decimal string as the API gave it, its whole part grouped by thousands; every digit kept. */
 export const grouped = (amount: string): string => {

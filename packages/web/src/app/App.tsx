@@ -59,7 +59,8 @@ const RateLine = () => {
 const HEALTH_POLL_MS = 15_000
 
 /**
- * The backend (`simulator` or `live`) and, in live mode, each network's node, a down one marked;
+ * The backend (`simulator` or `live`) and, in live mode, each network's node, a down one or a
+ * lagging index marked;
  * kept fresh by re-reading the public `GET /v1/health` while the server is live.
  */
 const BackendBadge = () => {
@@ -73,9 +74,13 @@ const BackendBadge = () => {
         {label}
       </span>
       {networkBadges(health.value).map((badge) => (
-        <span key={badge.network} class={badge.up ? "badge net-up" : "badge net-down"} title={badge.title}>
+        <span
+          key={badge.network}
+          class={`badge ${badge.up ? badge.status === null ? "net-up" : "net-lagging" : "net-down"}`}
+          title={badge.title}
+        >
           {badge.network}
-          {badge.up ? null : " · down"}
+          {badge.status === null ? null : ` · ${badge.status}`}
         </span>
       ))}
     </p>

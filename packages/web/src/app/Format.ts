@@ -14,7 +14,14 @@ export const compact = (value: number, currency?: string): string =>
     ...(currency === undefined ? {} : { style: "currency", currency })
   }).format(value)
 
-export const percent = (value: number): string => `${value > 0 ? "+" : ""}${value.toFixed(2)}%`
+const smallPercent = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 2, useGrouping: false })
+
+/**
+ * A signed percentage to two decimals; one that two decimals would show as 0.00 but is not zero
+ * keeps two significant digits (`-0.0015%`), so a gain or a loss never reads as none.
+ */
+export const percent = (value: number): string =>
+  `${value > 0 ? "+" : ""}${value !== 0 && Math.abs(value) < 0.005 ? smallPercent.format(value) : value.toFixed(2)}%`
 
 export const count = (value: number): string => new Intl.NumberFormat("en-US").format(value)
 

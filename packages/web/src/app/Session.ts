@@ -9,7 +9,7 @@ import { signal } from "@preact/signals"
 import { apiKey, controlKey, get } from "./api/Api.ts"
 import type { Health } from "./api/Types.ts"
 import { clockMode } from "./Clock.ts"
-import { tokenCatalogue, tokenInfoOf, tokensLoaded, type TokenView } from "./Tokens.ts"
+import { tokenCatalogue, tokenInfoOf, tokensLoaded, tokensProblem, type TokenView } from "./Tokens.ts"
 
 const STORAGE_KEY = "swapdesk.apiKey"
 const CONTROL_STORAGE_KEY = "swapdesk.simControlKey"
@@ -83,19 +83,24 @@ export const discover = async () => {
 }
 
 /**
- * Reads the server's catalogue with `key` (at sign-in, or when a tab restores its key). A key without
- * `read` may not list tokens: the pickers then offer none, and a typed symbol is still sent as is.
+ * Reads the server's catalogue with `key` (at sign-in, or when a tab restores its key). The route is
+ * public, so any valid key reads it; when the read fails the pickers say why instead of offering none.
  */
 export const loadTokens = async (key?: string): Promise<void> => {
-  const views = await get<ReadonlyArray<TokenView>>("/tokens", undefined, key === undefined ? {} : { key }).catch(
-    () => []
-  )
-  tokenCatalogue.value = views.map(tokenInfoOf)
+  try {
+    const views = await get<ReadonlyArray<TokenView>>("/tokens", undefined, key === undefined ? {} : { key })
+    tokenCatalogue.value = views.map(tokenInfoOf)
+    tokensProblem.value = null
+  } catch (error) {
+    tokenCatalogue.value = []
+    tokensProblem.value = error instanceof Error ? error.message : String(error)
+  }
   tokensLoaded.value = true
 }
 
 /** Forgets the catalogue (signing out): the next key reads it again. */
 export const forgetTokens = () => {
   tokenCatalogue.value = []
+  tokensProblem.value = null
   tokensLoaded.value = false
 }

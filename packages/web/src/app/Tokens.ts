@@ -36,8 +36,11 @@ export const tokenInfoOf = (view: TokenView): TokenInfo => {
   return { symbol: view.symbol, name: view.name, decimals: view.decimals, addresses }
 }
 
-/** The server's tokens, in its order; empty until read (or when the key may not read them). */
+/** The server's tokens, in its order; empty until read (or when the read failed). */
 export const tokenCatalogue = signal<ReadonlyArray<TokenInfo>>([])
+
+/** Why the catalogue could not be read (the API's message), or null: the pickers show it rather than no tokens. */
+export const tokensProblem = signal<string | null>(null)
 
 /** Whether the catalogue has been read for the signed-in key (the screens wait for it). */
 export const tokensLoaded = signal(false)

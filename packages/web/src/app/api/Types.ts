@@ -30,6 +30,8 @@ export interface NetworkHealth {
   readonly headBlock: number | null
   readonly indexedBlock: number | null
   readonly lagBlocks: number | null
+  /** The index is more than 50 blocks behind the head, or has indexed nothing yet. */
+  readonly lagging: boolean
 }
 
 export interface MarketRecord {
@@ -114,6 +116,32 @@ export interface Trade {
   readonly confirmedAt?: string | null
   readonly failureReason?: string
   readonly orderId?: string
+  /** Live mode, the single read of an external wallet's trade awaiting approval: what its owner sends. */
+  readonly approval?: TradeApproval
+}
+
+/** An ERC-20 approval of the project's contract that a wallet must send first (integers as base-10 strings). */
+export interface Allowance {
+  readonly token: string
+  readonly spender: string
+  readonly required: string
+  readonly current: string
+}
+
+/**
+ * What an external wallet sends for its trade (docs/live.md, "An external wallet's trade"): the
+ * prepared swap, and the allowance it needs first (null when the allowance covers `amountIn`).
+ */
+export interface TradeApproval {
+  readonly transaction: {
+    readonly to: string
+    readonly data: string
+    readonly value: string
+    readonly chainId: number
+    readonly gas: string
+  }
+  readonly allowance: Allowance | null
+  readonly expiresAt: string
 }
 
 export interface Page {
@@ -161,12 +189,7 @@ export interface Order {
   /** Live mode, an external wallet's unsigned order: the `eth_signTypedData_v4` payload. */
   readonly typedData?: unknown
   /** Live mode, an external wallet's order: the ERC-20 approval the contract needs, or null. */
-  readonly allowance?: {
-    readonly token: string
-    readonly spender: string
-    readonly required: string
-    readonly current: string
-  } | null
+  readonly allowance?: Allowance | null
   readonly walletAddress: string
   readonly createdAt: string
   readonly expiresAt: string | null

@@ -7,6 +7,8 @@ import { get } from "../api/Api.ts"
 import { type Network, networks, type Page, type Trade, type TradeStatus } from "../api/Types.ts"
 import { isoFromInput, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
+import { Amount } from "../ui/Amount.tsx"
+import { ExactAmounts } from "../ui/ExactAmounts.tsx"
 import { Section, SelectField, TableScroller, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { PagedListing } from "../ui/Pager.tsx"
@@ -107,9 +109,12 @@ export const HistoryScreen = () => {
                       <td data-label="Submitted">{time(trade.createdAt)}</td>
                       <td data-label="Status"><span class={`badge ${trade.status}`}>{trade.status}</span></td>
                       <td data-label="Swap">
-                        {trade.amountIn} {trade.tokenIn} → {trade.tokenOut}
+                        <Amount value={trade.amountIn} symbol={trade.tokenIn} /> → {trade.tokenOut}
+                        <ExactAmounts trade={trade} />
                       </td>
-                      <td class="num" data-label="Received">{trade.amountOut === undefined ? "—" : `${trade.amountOut} ${trade.tokenOut}`}</td>
+                      <td class="num" data-label="Received">
+                        {trade.amountOut === undefined ? "—" : <Amount value={trade.amountOut} symbol={trade.tokenOut} />}
+                      </td>
                       <td data-label="Network">{trade.network}</td>
                       <td data-label="Transaction" title={trade.txHash}>{trade.txHash === undefined ? "not broadcast" : short(trade.txHash)}</td>
                     </tr>

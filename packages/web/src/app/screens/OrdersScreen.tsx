@@ -5,7 +5,9 @@
  * with an optional expiry, placed with an `Idempotency-Key`; and the Orders tab: the orders by the
  * API's statuses (`pending` is open, `confirmed` filled, `failed`, `cancelled`, `expired`) with
  * filters, each with the `signer` and `signature` the wallet gave it, pending ones cancellable.
- * Statuses refresh on their own, so a fill shows without reloading.
+ * Statuses refresh on their own, so a fill shows without reloading. In live mode, an external
+ * wallet's order is signed in the browser wallet right after it is placed (`ExternalWallet.ts`);
+ * one left unsigned can be signed from the list.
  */
 import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
@@ -16,6 +18,8 @@ import { isoFromInput, multiplyDecimal, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { tokenBySymbol } from "../Tokens.ts"
 import { freeOf, useBalances } from "../ui/Balances.ts"
+import { Amount } from "../ui/Amount.tsx"
+import { BrowserWallet } from "../ui/BrowserWallet.tsx"
 import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { useAction } from "../ui/Action.ts"
 import { Form } from "../ui/Form.tsx"
@@ -24,6 +28,7 @@ import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { isLive, loadWallet } from "../wallet/WalletState.ts"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
 export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed", "failed", "cancelled", "expired"]
@@ -31,6 +36,17 @@ export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed"
 const PAGE_SIZE = 20
 const MARKET_REFRESH_MS = 30_000
 const TYPING_PAUSE_MS = 350
+
+/** Whether `order` waits for its external wallet's signature, which the browser wallet can give (live mode). */
+const awaitsSignature = (order: Order): boolean =>
+  order.status === "pending" && order.signature === null && order.typedData !== undefined && isLive()
+
+/**
+ * Has the browser wallet sign `order`, telling `step` each stage; answers the order as the server
+ * then has it (signed, or cancelled after a refusal in the wallet).
+ */
+const signInWallet = async (order: Order, step: (text: string) => void): Promise<Order> =>
+  (await (await loadWallet()).signOrder(order, step)).value
 
 /** Why a limit price (tokenOut per tokenIn, as typed) cannot be used, or null. */
 const priceProblem = (text: string): string | null => {
@@ -54,6 +70,8 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   const error = useSignal<unknown>(null)
   const placed = useSignal<Order | null>(null)
   const busy = useSignal(false)
+  const walletStep = useSignal<string | null>(null)
+  const walletError = useSignal<unknown>(null)
   const market = useResource<Quote>()
   const idempotency = useRef({ body: "", key: newIdempotencyKey() })
   const { balances, available: balancesServed, refresh: refreshBalances } = useBalances(network.value)
@@ -98,93 +116,112 @@ const PlaceOrder = ({ onPlaced }: { readonly onPlaced: () => void }) => {
   const rate = market.data?.rate
 
   return (
-    <Form
-      label="Place limit order"
-      onSubmit={async () => {
-        if (busy.value || blocked !== null) return
-        const expiresAt = isoFromInput(expires.value)
-        const body = {
-          tokenIn: tokenIn.value,
-          tokenOut: tokenOut.value,
-          amountIn: typed,
-          minAmountOut,
-          network: network.value,
-          ...(expiresAt === undefined ? {} : { expiresAt })
-        }
-        const text = JSON.stringify(body)
-        if (idempotency.current.body !== text) idempotency.current = { body: text, key: newIdempotencyKey() }
-        busy.value = true
-        error.value = null
-        placed.value = null
-        try {
-          placed.value = (await call<Order>("POST", "/orders", { body, idempotencyKey: idempotency.current.key })).data
-          void refreshBalances()
-          onPlaced()
-        } catch (failure) {
-          error.value = failure
-        } finally {
-          busy.value = false
-        }
-      }}
-    >
-      <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
-      <div class="leg">
-        <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
-        <div class="field">
-          <span class="label">Market rate</span>
-          <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
-            {rate === undefined ? "—" : `1 ${tokenIn.value} = ${significant(rate)} ${tokenOut.value}`}
-          </p>
-          {rate === undefined ? null : (
-            <button
-              type="button"
-              class="link"
-              onClick={() => {
-                by.value = "Limit price"
-                limitPrice.value = significant(rate).replaceAll(",", "")
-              }}
-            >
-              Use the market rate
-            </button>
-          )}
+    <>
+      <BrowserWallet network={network.value} />
+      <Form
+        label="Place limit order"
+        onSubmit={async () => {
+          if (busy.value || blocked !== null) return
+          const expiresAt = isoFromInput(expires.value)
+          const body = {
+            tokenIn: tokenIn.value,
+            tokenOut: tokenOut.value,
+            amountIn: typed,
+            minAmountOut,
+            network: network.value,
+            ...(expiresAt === undefined ? {} : { expiresAt })
+          }
+          const text = JSON.stringify(body)
+          if (idempotency.current.body !== text) idempotency.current = { body: text, key: newIdempotencyKey() }
+          busy.value = true
+          error.value = null
+          placed.value = null
+          walletStep.value = null
+          walletError.value = null
+          try {
+            placed.value = (await call<Order>("POST", "/orders", { body, idempotencyKey: idempotency.current.key })).data
+            void refreshBalances()
+            onPlaced()
+            if (awaitsSignature(placed.value)) {
+              placed.value = await signInWallet(placed.value, (step) => (walletStep.value = step))
+              void refreshBalances()
+              onPlaced()
+            }
+          } catch (failure) {
+            if (placed.value === null) error.value = failure
+            else {
+              // The wallet's step no longer holds: the failure says what happened instead.
+              walletStep.value = null
+              walletError.value = failure
+            }
+          } finally {
+            busy.value = false
+          }
+        }}
+      >
+        <PayingFields pair={pair} balances={balances.data} free={free} balancesServed={balancesServed} problem={amountIssue} />
+        <div class="leg">
+          <TokenPicker label="Token out" value={tokenOut.value} network={network.value} balances={balances.data} onChange={(symbol) => chooseToken(pair, "out", symbol)} />
+          <div class="field">
+            <span class="label">Market rate</span>
+            <p class="rate-line" title={rate === undefined ? undefined : `1 ${tokenIn.value} = ${rate} ${tokenOut.value}`}>
+              {rate === undefined ? "—" : `1 ${tokenIn.value} = ${significant(rate)} ${tokenOut.value}`}
+            </p>
+            {rate === undefined ? null : (
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  by.value = "Limit price"
+                  limitPrice.value = significant(rate).replaceAll(",", "")
+                }}
+              >
+                Use the market rate
+              </button>
+            )}
+          </div>
         </div>
-      </div>
-      {pairIssue === null ? null : <p class="field-problem">{pairIssue}</p>}
-      <Segmented label="Order by" value={by.value} options={["Limit price", "Minimum output"]} onChange={(value) => (by.value = value)} />
-      {by.value === "Limit price"
-        ? (
-          <TextField
-            label={`Limit price (${tokenOut.value} per ${tokenIn.value})`}
-            value={limitPrice.value}
-            onInput={(value) => (limitPrice.value = value)}
-            inputMode="decimal"
-            required
-            problem={limitPrice.value.trim() === "" ? null : priceIssue}
-            hint={minAmountOut === "" || priceIssue !== null ? undefined : `Fills when at least ${grouped(minAmountOut)} ${tokenOut.value} can be received.`}
-          />
-        )
-        : (
-          <TextField
-            label="Minimum output"
-            value={minOut.value}
-            onInput={(value) => (minOut.value = value)}
-            inputMode="decimal"
-            required
-            problem={minOut.value.trim() === "" ? null : minOutIssue}
-          />
-        )}
-      <TextField label="Expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
-      <button type="submit" disabled={busy.value || blocked !== null} aria-describedby="order-blocked">Place order</button>
-      {/* The reason Place order waits, when no field shows it yet (an empty price or minimum). */}
-      <small id="order-blocked" class="muted" aria-live="polite">
-        {blocked !== null && blocked !== amountIssue && blocked !== pairIssue &&
-            (by.value === "Limit price" ? limitPrice.value.trim() === "" : minOut.value.trim() === "")
-          ? blocked
-          : ""}
-      </small>
-      <ErrorBox error={error.value} title="Order not placed" />
-      {placed.value === null ? null : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
-    </Form>
+        {pairIssue === null ? null : <p class="field-problem">{pairIssue}</p>}
+        <Segmented label="Order by" value={by.value} options={["Limit price", "Minimum output"]} onChange={(value) => (by.value = value)} />
+        {by.value === "Limit price"
+          ? (
+            <TextField
+              label={`Limit price (${tokenOut.value} per ${tokenIn.value})`}
+              value={limitPrice.value}
+              onInput={(value) => (limitPrice.value = value)}
+              inputMode="decimal"
+              required
+              problem={limitPrice.value.trim() === "" ? null : priceIssue}
+              hint={minAmountOut === "" || priceIssue !== null ? undefined : `Fills when at least ${grouped(minAmountOut)} ${tokenOut.value} can be received.`}
+            />
+          )
+          : (
+            <TextField
+              label="Minimum output"
+              value={minOut.value}
+              onInput={(value) => (minOut.value = value)}
+              inputMode="decimal"
+              required
+              problem={minOut.value.trim() === "" ? null : minOutIssue}
+            />
+          )}
+        <TextField label="Expires at (UTC, optional)" type="datetime-local" value={expires.value} onInput={(value) => (expires.value = value)} />
+        <button type="submit" disabled={busy.value || blocked !== null} aria-describedby="order-blocked">Place order</button>
+        {/* The reason Place order waits, when no field shows it yet (an empty price or minimum). */}
+        <small id="order-blocked" class="muted" aria-live="polite">
+          {blocked !== null && blocked !== amountIssue && blocked !== pairIssue &&
+              (by.value === "Limit price" ? limitPrice.value.trim() === "" : minOut.value.trim() === "")
+            ? blocked
+            : ""}
+        </small>
+        <ErrorBox error={error.value} title="Order not placed" />
+        {placed.value === null || placed.value.signature === null || placed.value.status !== "pending"
+          ? null
+          : <Notice>Order <code>{placed.value.id}</code> placed: pending until its price is reached.</Notice>}
+        {walletStep.value === null ? null : <p class="wallet-step" role="status" aria-live="polite">{walletStep.value}</p>}
+        <ErrorBox error={walletError.value} title="Wallet" />
+      </Form>
+    </>
   )
 }
 
@@ -202,6 +239,16 @@ export const OrdersScreen = () => {
   usePoll(refresh, 5_000, [status.value, token.value, network.value, offset.value])
 
   const { error: cancelError, run } = useAction(refresh)
+  const signing = useAction(refresh)
+  const listStep = useSignal<string | null>(null)
+  const signFromList = (order: Order) =>
+    signing.run(() =>
+      signInWallet(order, (step) => (listStep.value = step)).catch((failure: unknown) => {
+        // The wallet's step no longer holds: the failure says what happened instead.
+        listStep.value = null
+        throw failure
+      })
+    )
   const cancel = (order: Order) => run(() => call("DELETE", `/orders/${order.id}`))
 
   return (
@@ -231,6 +278,8 @@ export const OrdersScreen = () => {
             />
           </Form>
           <ErrorBox error={cancelError.value} title="Not cancelled" />
+          <ErrorBox error={signing.error.value} title="Not signed" />
+          {listStep.value === null ? null : <p class="wallet-step" role="status" aria-live="polite">{listStep.value}</p>}
           <PagedListing
             what="orders"
             resource={orders}
@@ -244,7 +293,7 @@ export const OrdersScreen = () => {
                   <li key={order.id} class="row">
                     <div>
                       <span class={`badge ${order.status}`}>{order.status}</span>{" "}
-                      {grouped(order.amountIn)} {order.tokenIn} → at least {grouped(order.minAmountOut)} {order.tokenOut} on {order.network}
+                      <Amount value={order.amountIn} symbol={order.tokenIn} /> → at least <Amount value={order.minAmountOut} symbol={order.tokenOut} /> on {order.network}
                       <br />
                       <small class="muted">
                         limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
@@ -257,13 +306,24 @@ export const OrdersScreen = () => {
                           <dt>Signer</dt>
                           <dd><code class="wrap">{order.signer}</code></dd>
                           <dt>Signature</dt>
-                          <dd><code class="wrap">{order.signature}</code></dd>
+                          <dd>{order.signature === null ? "not signed yet" : <code class="wrap">{order.signature}</code>}</dd>
                         </dl>
                       </details>
                     </div>
                     {order.status === "pending"
                       ? (
                         <div class="actions">
+                          {awaitsSignature(order)
+                            ? (
+                              <button
+                                type="button"
+                                aria-label={`Sign order ${order.id} in wallet`}
+                                onClick={() => void signFromList(order)}
+                              >
+                                Sign in wallet
+                              </button>
+                            )
+                            : null}
                           <button type="button" class="danger" aria-label={`Cancel order ${order.id}`} onClick={() => void cancel(order)}>
                             Cancel
                           </button>

@@ -5,7 +5,7 @@
 import { useSignal } from "@preact/signals"
 import { get } from "../api/Api.ts"
 import { type Network, networks, type Portfolio } from "../api/Types.ts"
-import { grouped } from "../Amounts.ts"
+import { amountText, grouped } from "../Amounts.ts"
 import { money, percent, short, time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { Section, Segmented, SelectField, Stat, TableScroller } from "../ui/Fields.tsx"
@@ -88,7 +88,9 @@ export const PortfolioScreen = () => {
                       <tr key={`${holding.network}:${holding.token}`}>
                         <td data-label="Token">{holding.token}</td>
                         <td data-label="Network">{holding.network}</td>
-                        <td class="num" data-label="Amount">{grouped(holding.amount)}</td>
+                        <td class="num" data-label="Amount">
+                          <data class="amount" value={holding.amount} title={`${grouped(holding.amount)} ${holding.token}`}>{amountText(holding.amount)}</data>
+                        </td>
                         <td class="num" data-label="Value">{money(holding.value, data.currency)}</td>
                         <td class="num" data-label="Average cost">{money(holding.averageCost, data.currency)}</td>
                         <td class={`num ${tone(holding.unrealizedPnl)}`} data-label="Unrealized PnL">

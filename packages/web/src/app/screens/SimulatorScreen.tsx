@@ -13,6 +13,7 @@ import { clockMode } from "../Clock.ts"
 import { time } from "../Format.ts"
 import { usePoll } from "../Live.ts"
 import { setControlKey } from "../Session.ts"
+import { Amount } from "../ui/Amount.tsx"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
@@ -263,7 +264,7 @@ export const SimulatorScreen = () => {
               {trades.map((trade) => (
                 <li key={trade.id} class="row">
                   <span>
-                    <code>{trade.id}</code> {trade.amountIn} {trade.tokenIn} → {trade.tokenOut} on {trade.network}
+                    <code>{trade.id}</code> <Amount value={trade.amountIn} symbol={trade.tokenIn} /> → {trade.tokenOut} on {trade.network}
                   </span>
                   <span class="actions">
                     <button type="button" aria-label={`Approve trade ${trade.id}`} onClick={() => void decide(trade, true)}>Approve</button>

@@ -7,11 +7,12 @@
  * when it expires; its price impact is graded (a warning above 1%, an explicit confirmation above
  * 5%). `POST /v1/trades` goes with an `Idempotency-Key` fixed for one set of inputs, so a double
  * click places one trade; the trade is then followed until it is confirmed or failed, saying so
- * while it waits for the wallet's approval.
+ * while it waits for the wallet's approval. In live mode, a trade of an external wallet is sent
+ * from the browser wallet (`ExternalWallet.ts`), each step said as the wallet asks it.
  */
 import { useSignal } from "@preact/signals"
 import { useEffect, useRef } from "preact/hooks"
-import { amountProblem, balanceText, grouped, impactText, significant } from "../Amounts.ts"
+import { amountProblem, fromUnits, impactText, significant } from "../Amounts.ts"
 import { call, get, newIdempotencyKey } from "../api/Api.ts"
 import type { Network, Quote, Trade } from "../api/Types.ts"
 import { serverNow } from "../Clock.ts"
@@ -20,12 +21,16 @@ import { usePoll } from "../Live.ts"
 import { isSimulator } from "../Session.ts"
 import { nativeToken, tokenBySymbol } from "../Tokens.ts"
 import { freeOf, useBalances } from "../ui/Balances.ts"
+import { Amount } from "../ui/Amount.tsx"
+import { BrowserWallet } from "../ui/BrowserWallet.tsx"
+import { ExactAmounts } from "../ui/ExactAmounts.tsx"
 import { Checkbox, Section, Stat, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, initialPair, PayingFields, type TokenPair } from "../ui/TokenPair.tsx"
+import { isLive, loadWallet } from "../wallet/WalletState.ts"
 
 const QUOTE_REFRESH_MS = 10_000
 const TYPING_PAUSE_MS = 350
@@ -82,17 +87,23 @@ export const TradeStatus = ({ trade }: { readonly trade: Trade }) => (
       {trade.failureReason === undefined ? null : <> — reason <code>{trade.failureReason}</code></>}
     </p>
     <dl class="stats">
-      <Stat label="Amount in" value={`${trade.amountIn} ${trade.tokenIn}`} />
+      <Stat label="Amount in" value={<Amount value={trade.amountIn} symbol={trade.tokenIn} />} />
       {trade.amountOut === undefined
-        ? <Stat label="Estimated out" value={`${trade.estimatedAmountOut ?? "—"} ${trade.tokenOut}`} />
-        : <Stat label="Received" value={`${trade.amountOut} ${trade.tokenOut}`} />}
-      <Stat label="Fee" value={`${trade.fee} ${trade.tokenOut}`} />
+        ? (
+          <Stat
+            label="Estimated out"
+            value={trade.estimatedAmountOut === undefined ? `— ${trade.tokenOut}` : <Amount value={trade.estimatedAmountOut} symbol={trade.tokenOut} />}
+          />
+        )
+        : <Stat label="Received" value={<Amount value={trade.amountOut} symbol={trade.tokenOut} />} />}
+      <Stat label="Fee" value={<Amount value={trade.fee} symbol={trade.tokenOut} />} />
       <Stat label="Network" value={trade.network} />
       {trade.txHash === undefined ? null : <Stat label="Transaction hash" value={short(trade.txHash, 10)} />}
       {trade.confirmedAt === undefined || trade.confirmedAt === null ? null : (
         <Stat label="Confirmed at" value={time(trade.confirmedAt)} />
       )}
     </dl>
+    <ExactAmounts trade={trade} />
   </div>
 )
 
@@ -113,6 +124,10 @@ export const SwapScreen = () => {
   const submitError = useSignal<unknown>(null)
   const accepted = useSignal(false)
   const trade = useSignal<Trade | null>(null)
+  // The browser wallet's part in a live external wallet's trade: the step it is at, and what failed.
+  const walletStep = useSignal<string | null>(null)
+  const walletError = useSignal<unknown>(null)
+  const walletBusy = useSignal(false)
   const idempotency = useRef({ inputs: "", key: newIdempotencyKey() })
   const { balances, available: balancesServed, refresh: refreshBalances } = useBalances(network.value)
 
@@ -176,12 +191,44 @@ export const SwapScreen = () => {
   const blocked = amountIssue ?? pairIssue ?? slippageIssue ??
     (q === undefined ? "Waiting for a quote." : needsAcceptance && !accepted.value ? "Accept the price impact first." : null)
 
+  /** Sends `pending`'s prepared transactions from the browser wallet and reports them (live mode). */
+  const payFromWallet = async (pending: Trade) => {
+    if (walletBusy.value || pending.approval === undefined) return
+    walletBusy.value = true
+    walletError.value = null
+    try {
+      const { approveTrade } = await loadWallet()
+      trade.value = (await approveTrade(pending, pending.approval, (step) => (walletStep.value = step))).value
+      void refreshBalances()
+    } catch (error) {
+      // The wallet's step no longer holds: the failure says what happened instead.
+      walletStep.value = null
+      walletError.value = error
+    } finally {
+      walletBusy.value = false
+    }
+  }
+
+  /** Rejects a live trade awaiting approval without the wallet (its prepared swap lost, or the user changed their mind). */
+  const rejectTrade = async (pending: Trade) => {
+    walletError.value = null
+    try {
+      trade.value = (await call<Trade>("POST", `/trades/${pending.id}/approval`, { body: { reject: true } })).data
+      walletStep.value = null
+      void refreshBalances()
+    } catch (error) {
+      walletError.value = error
+    }
+  }
+
   const submit = async () => {
-    if (submitting.value || blocked !== null) return
+    if (submitting.value || walletBusy.value || blocked !== null) return
     // One key per set of inputs: a second click on the same swap replays the first answer.
     if (idempotency.current.inputs !== inputs) idempotency.current = { inputs, key: newIdempotencyKey() }
     submitting.value = true
     submitError.value = null
+    walletStep.value = null
+    walletError.value = null
     try {
       const answer = await call<Trade>("POST", "/trades", {
         body: {
@@ -201,6 +248,8 @@ export const SwapScreen = () => {
     } finally {
       submitting.value = false
     }
+    const placed = trade.value
+    if (placed !== null && isLive() && placed.approval !== undefined) await payFromWallet(placed)
   }
 
   const current = trade.value
@@ -212,6 +261,7 @@ export const SwapScreen = () => {
       <h1>Swap</h1>
       <div class="columns">
         <Section title="New swap">
+          <BrowserWallet network={network.value} />
           <Form
             label="Swap"
             onSubmit={() => {
@@ -238,10 +288,10 @@ export const SwapScreen = () => {
               <div class="field">
                 <span class="label" id="swap-estimate-label">You receive (estimated)</span>
                 <output class="estimate" aria-labelledby="swap-estimate-label">
-                  {q === undefined ? "—" : `${grouped(q.estimatedAmountOut)} ${q.tokenOut}`}
+                  {q === undefined ? "—" : <Amount value={q.estimatedAmountOut} symbol={q.tokenOut} />}
                 </output>
                 {outFree === undefined || outInfo === undefined ? null : (
-                  <div class="balance-line"><span>Free balance: {balanceText(outFree, outInfo.decimals)} {tokenOut.value}</span></div>
+                  <div class="balance-line"><span>Free balance: <Amount value={fromUnits(outFree, outInfo.decimals)} symbol={tokenOut.value} /></span></div>
                 )}
               </div>
             </div>
@@ -257,7 +307,12 @@ export const SwapScreen = () => {
             {q === undefined ? null : (
               <ImpactNotice impact={q.priceImpact} accepted={accepted.value} onAccept={(on) => (accepted.value = on)} />
             )}
-            <button type="submit" disabled={submitting.value || blocked !== null} aria-busy={submitting.value} aria-describedby="swap-blocked">
+            <button
+              type="submit"
+              disabled={submitting.value || walletBusy.value || blocked !== null}
+              aria-busy={submitting.value || walletBusy.value}
+              aria-describedby="swap-blocked"
+            >
               Swap
             </button>
             <small id="swap-blocked" class="muted" aria-live="polite">
@@ -275,15 +330,15 @@ export const SwapScreen = () => {
             : (
               <>
                 <dl class="stats">
-                  <Stat label="You receive (estimated)" value={`${grouped(q.estimatedAmountOut)} ${q.tokenOut}`} />
-                  <Stat label="Minimum received" value={`${grouped(q.minAmountOut)} ${q.tokenOut}`} />
-                  <Stat label="Platform fee" value={`${grouped(q.fee)} ${q.tokenOut}`} />
+                  <Stat label="You receive (estimated)" value={<Amount value={q.estimatedAmountOut} symbol={q.tokenOut} />} />
+                  <Stat label="Minimum received" value={<Amount value={q.minAmountOut} symbol={q.tokenOut} />} />
+                  <Stat label="Platform fee" value={<Amount value={q.fee} symbol={q.tokenOut} />} />
                   <Stat
                     label="Price impact"
                     value={impactText(q.priceImpact)}
                     {...(q.priceImpact > IMPACT_WARNING ? { tone: "down" as const } : {})}
                   />
-                  <Stat label="Gas" value={`${q.gasFee} ${gasToken}`} />
+                  <Stat label="Gas" value={<Amount value={q.gasFee} symbol={gasToken} />} />
                 </dl>
                 <p class="rate-line" title={`1 ${q.tokenIn} = ${q.rate} ${q.tokenOut}`}>
                   <span class="muted">Rate</span> 1 {q.tokenIn} = {significant(q.rate)} {q.tokenOut}
@@ -308,6 +363,20 @@ export const SwapScreen = () => {
                 This wallet signs each trade itself: approve it in your wallet.
                 {isSimulator() ? " On the simulator, the simulated wallet decides here:" : null}
               </Notice>
+            )
+            : null}
+          {walletStep.value === null || (current.status !== "pending" && current.failureReason !== "WALLET_REJECTED")
+            ? null
+            : <p class="wallet-step" role="status" aria-live="polite">{walletStep.value}</p>}
+          <ErrorBox error={walletError.value} title="Wallet" />
+          {awaitsApproval(current) && isLive() && !walletBusy.value
+            ? (
+              <div class="actions">
+                {current.approval === undefined ? null : (
+                  <button type="button" onClick={() => void payFromWallet(current)}>Continue in wallet</button>
+                )}
+                <button type="button" class="danger" onClick={() => void rejectTrade(current)}>Reject trade</button>
+              </div>
             )
             : null}
           {awaitsApproval(current) && isSimulator()

@@ -4,8 +4,9 @@
  * reserve (Tokens.ts, `gasReserve`). The reason an amount cannot be sent is shown beside the field.
  */
 import type { Network } from "../api/Types.ts"
-import { balanceText, fromUnits, toUnits } from "../Amounts.ts"
+import { fromUnits, toUnits } from "../Amounts.ts"
 import { gasReserve, nativeToken, tokenBySymbol } from "../Tokens.ts"
+import { Amount } from "./Amount.tsx"
 import { TextField } from "./Fields.tsx"
 
 /** The most that may be spent of `symbol` from `free` base units: the gas reserve stays on the native token. */
@@ -35,7 +36,7 @@ export const AmountField = (props: {
       <span>
         {props.free === undefined
           ? "Free balance: loading…"
-          : `Free balance: ${balanceText(props.free, decimals)} ${props.symbol}`}
+          : <>Free balance: <Amount value={fromUnits(props.free, decimals)} symbol={props.symbol} /></>}
       </span>
       {max === undefined ? null : (
         <button

@@ -21,7 +21,7 @@ import {
 import { useEffect, useRef } from "preact/hooks"
 import type { Candle } from "../api/Types.ts"
 import { money, time } from "../Format.ts"
-import { priceLabel, priceTicks, timeTick } from "./ChartAxes.ts"
+import { priceLabel, priceTicks, timeScale } from "./ChartAxes.ts"
 
 const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000) as UTCTimestamp
 
@@ -64,7 +64,7 @@ export const CandleChart = (
       height: element.clientHeight,
       layout: { background: { color: "transparent" }, textColor: "#1f2933", attributionLogo: false },
       grid: { vertLines: { color: "#eef1f4" }, horzLines: { color: "#eef1f4" } },
-      timeScale: { timeVisible: true, secondsVisible: false, tickMarkFormatter: timeTick, rightOffset: 4 },
+      timeScale: { ...timeScale, secondsVisible: false, rightOffset: 4 },
       localization: { priceFormatter: priceLabel(currency), tickmarksPriceFormatter: priceTicks(currency) }
     })
     const candleSeries = chart.addSeries(CandlestickSeries, {

@@ -30,6 +30,13 @@ export const timeTick = (time: Time, type: TickMarkType): string => {
   }
 }
 
+/**
+ * The time scale both charts use: UTC tick marks, and the left edge held at the first point, which
+ * also keeps the first label whole (the chart shifts a label at a fixed edge inside the axis, where
+ * a free edge would cut "2026" to "026" on a phone).
+ */
+export const timeScale = { timeVisible: true, tickMarkFormatter: timeTick, fixLeftEdge: true } as const
+
 const compactPrice = (value: number, currency: string, digits: number) =>
   new Intl.NumberFormat("en-US", { style: "currency", currency, notation: "compact", maximumSignificantDigits: digits })
     .format(value)

@@ -141,7 +141,9 @@ export const Section = (
 }
 
 /** A figure and its name, for the stat grids. */
-export const Stat = ({ label, value, tone }: { readonly label: string; readonly value: string; readonly tone?: "up" | "down" }) => (
+export const Stat = (
+  { label, value, tone }: { readonly label: string; readonly value: ComponentChildren; readonly tone?: "up" | "down" }
+) => (
   <div class="stat">
     <dt>{label}</dt>
     <dd class={tone}>{value}</dd>

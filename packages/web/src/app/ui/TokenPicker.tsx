@@ -9,8 +9,17 @@ import type { InputHTMLAttributes } from "preact"
 import { useId, useLayoutEffect, useRef } from "preact/hooks"
 import type { Network } from "../api/Types.ts"
 import { balanceText } from "../Amounts.ts"
-import { matchesToken, tokensOn } from "../Tokens.ts"
+import { matchesToken, tokensOn, tokensProblem } from "../Tokens.ts"
 import type { Balances } from "./Balances.ts"
+
+/** Why a search lists no token: the catalogue could not be read, the server lists none on the network, or none matches. */
+const emptyReason = (network: Network, query: string): string => {
+  if (tokensProblem.value !== null) {
+    return `The server's token list could not be read: ${tokensProblem.value}. Reload the page to try again.`
+  }
+  if (tokensOn(network).length === 0) return `The server lists no token on ${network}.`
+  return `No token on ${network} matches “${query}”.`
+}
 
 export const TokenPicker = (props: {
   /** The field's name ("Token in", "Token out"). */
@@ -115,7 +124,11 @@ export const TokenPicker = (props: {
             } as unknown as InputHTMLAttributes<HTMLInputElement>)}
           />
           {options.length === 0
-            ? <p id={`${id}-list`} class="state empty" role="status">No token on {props.network} matches “{query.value}”.</p>
+            ? (
+              <p id={`${id}-list`} class="state empty" role="status">
+                {emptyReason(props.network, query.value)}
+              </p>
+            )
             : (
               <ul id={`${id}-list`} role="listbox" aria-label={`Tokens on ${props.network}`} class="token-list">
                 {options.map((entry, index) => {

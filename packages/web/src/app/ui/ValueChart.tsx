@@ -2,7 +2,7 @@
 import { AreaSeries, createChart, type UTCTimestamp } from "lightweight-charts"
 import { useEffect, useRef } from "preact/hooks"
 import { money, time } from "../Format.ts"
-import { priceLabel, priceTicks, timeTick } from "./ChartAxes.ts"
+import { priceLabel, priceTicks, timeScale } from "./ChartAxes.ts"
 
 export const ValueChart = (
   { points, currency, label }: {
@@ -17,7 +17,7 @@ export const ValueChart = (
       autoSize: true,
       layout: { background: { color: "transparent" }, textColor: "#1f2933", attributionLogo: false },
       grid: { vertLines: { color: "#eef1f4" }, horzLines: { color: "#eef1f4" } },
-      timeScale: { timeVisible: true, tickMarkFormatter: timeTick },
+      timeScale: { ...timeScale, fixRightEdge: true },
       localization: { priceFormatter: priceLabel(currency), tickmarksPriceFormatter: priceTicks(currency) }
     })
     const series = chart.addSeries(AreaSeries, {
