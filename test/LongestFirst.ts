@@ -21,6 +21,7 @@ export const LONGEST: ReadonlyArray<string> = [
   "packages/server/test/LiveApprovals.test.ts",
   "packages/web/test/Swap.browser.test.ts",
   "packages/web/test/LiveDevnet.browser.test.ts",
+  "packages/web/test/LiveWallet.browser.test.ts",
   "packages/server/test/LiveDevnetCommand.test.ts",
   "packages/server/test/LiveOrders.test.ts",
   "packages/server/test/LiveStart.test.ts",
