@@ -15,7 +15,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // One file more than the cores (Vitest's default is one fewer): most of the longest files wait on
     // nodes' blocks, servers and browsers in other processes, and the cores idle meanwhile (docs/testing.md).
-    maxWorkers: availableParallelism() + 1,
+    maxWorkers: availableParallelism() + 2,
     sequence: { sequencer: LongestFirst },
     include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "test/**/*.test.ts"]
   }
