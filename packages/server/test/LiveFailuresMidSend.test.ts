@@ -94,6 +94,8 @@ const call = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(server!.baseUrl + path, {
     method,
     headers: {
+      // Closed after the answer: a server stopped by a signal waits for idle connections to close.
+      connection: "close",
       authorization: `Bearer ${devnet.account.keys.all}`,
       ...(body === undefined ? {} : { "content-type": "application/json" })
     },
