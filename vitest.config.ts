@@ -13,8 +13,8 @@ export default defineConfig({
     globalSetup: ["packages/web/test/buildInterface.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // One file more than the cores (Vitest's default is one fewer): most of the longest files wait on
-    // nodes' blocks, servers and browsers in other processes, and the cores idle meanwhile (docs/testing.md).
+    // Two files more than the cores (Vitest's default is one fewer): many files wait on nodes' blocks,
+    // servers and browsers in other processes, and the cores would idle meanwhile (docs/testing.md).
     maxWorkers: availableParallelism() + 2,
     sequence: { sequencer: LongestFirst },
     include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "test/**/*.test.ts"]
