@@ -13,9 +13,10 @@ export default defineConfig({
     globalSetup: ["packages/web/test/buildInterface.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two files more than the cores (Vitest's default is one fewer): many files wait on nodes' blocks,
-    // servers and browsers in other processes, and the cores would idle meanwhile (docs/testing.md).
-    maxWorkers: availableParallelism() + 2,
+    // One file more than the cores (Vitest's default is one fewer): many files wait on nodes' blocks,
+    // servers and browsers in other processes, and the cores would idle meanwhile; one more starves
+    // the tests that measure throughput (docs/testing.md).
+    maxWorkers: availableParallelism() + 1,
     sequence: { sequencer: LongestFirst },
     include: ["packages/*/test/**/*.test.ts", "examples/test/**/*.test.ts", "test/**/*.test.ts"]
   }
