@@ -236,7 +236,8 @@ describe("the packed packages, installed with npm outside the workspace", () => 
       assert.strictEqual(result.missing, "ALERT_NOT_FOUND")
     }
     // The packed server serves the packed interface's built files at `/`.
-    const page = await fetch(`${baseUrl}/`)
+    // On a connection closed after it: the server the SIGTERM stops waits for idle ones.
+    const page = await fetch(`${baseUrl}/`, { headers: { connection: "close" } })
     assert.strictEqual(page.status, 200)
     assert.match(page.headers.get("content-type") ?? "", /^text\/html/)
     assert.include(await page.text(), "<script")

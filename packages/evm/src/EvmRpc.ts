@@ -232,7 +232,14 @@ export const makeEvmRpc = (settings: EvmRpcSettings): EvmRpc => {
     rpcUrls: { default: { http: [settings.rpcUrl] } }
   })
   // No retries inside a call: the caller decides when to try a network again (trades wait and resume).
-  const client = createPublicClient({ chain, transport: http(settings.rpcUrl, { timeout: timeoutMs, retryCount: 0 }) })
+  // What waits on the chain through viem (the receipt of the ERC-20 approval an order's fill needs)
+  // reads every half second: viem's default for a chain it knows no block time of is every 4 s,
+  // longer than a block of Base or Arbitrum.
+  const client = createPublicClient({
+    chain,
+    pollingInterval: 500,
+    transport: http(settings.rpcUrl, { timeout: timeoutMs, retryCount: 0 })
+  })
 
   const call = <A>(run: () => Promise<A>): Effect.Effect<A, EvmRpcFailure> =>
     Effect.tryPromise({ try: run, catch: (error) => rpcFailure(network, error) }).pipe(

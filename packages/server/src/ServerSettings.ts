@@ -113,6 +113,15 @@ const AllowPrivateUrls = Config.schema(
   "WEBHOOK_ALLOW_PRIVATE_URLS"
 ).pipe(Config.map((text) => text === "true"), Config.withDefault(true))
 
+/**
+ * `LIVE_DROP_GRACE_SECONDS` (live mode): how long after it was sent a swap the node no longer knows
+ * (neither mined nor pending) is taken as dropped and its trade failed `NETWORK_ERROR`; 30 unless set.
+ * A node behind a load balancer may not know a fresh transaction yet: such a setup may need longer.
+ */
+const LiveDropGrace = Config.schema(wholeNumber("LIVE_DROP_GRACE_SECONDS", 1, 3600), "LIVE_DROP_GRACE_SECONDS").pipe(
+  Config.withDefault(30)
+)
+
 /** Every setting of the standalone server, read in this order: the first it cannot start with is reported. */
 export const ServerSettings = Config.all({
   port: Port,
@@ -125,7 +134,8 @@ export const ServerSettings = Config.all({
   logMax: LogMax,
   corsOrigins: CorsOrigins,
   databaseUrl: DatabaseUrl,
-  allowPrivateUrls: AllowPrivateUrls
+  allowPrivateUrls: AllowPrivateUrls,
+  liveDropGraceSeconds: LiveDropGrace
 })
 
 /** The standalone server's settings, as read. */

@@ -187,7 +187,8 @@ const runLive = (settings: ServerSettings, liveConfig: string) =>
           executors: start.executors,
           repositories,
           adapters,
-          corsOrigins: settings.corsOrigins
+          corsOrigins: settings.corsOrigins,
+          followers: { dropGraceMs: settings.liveDropGraceSeconds * 1000 }
         }),
       (address) =>
         console.log(

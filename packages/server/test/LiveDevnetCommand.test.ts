@@ -44,14 +44,16 @@ describe("live:devnet", () => {
       assert.strictEqual(nodes.length, 3, output)
       const key = /API key \(all scopes\): (sd_live_[0-9A-Za-z]{40})/.exec(output)?.[1]
       assert.isDefined(key, output)
-      const health = await (await fetch(`${baseUrl}/v1/health`)).json() as any
+      // Each request on a connection closed after it: the server the SIGINT stops waits for idle ones.
+      const health = await (await fetch(`${baseUrl}/v1/health`, { headers: { connection: "close" } })).json() as any
       assert.strictEqual(health.data.backend, "live")
       assert.deepStrictEqual(
         Object.values(health.data.networks).map((n: any) => n.rpc),
         ["up", "up", "up"]
       )
       assert.strictEqual(
-        (await fetch(`${baseUrl}/v1/portfolio`, { headers: { authorization: `Bearer ${key}` } })).status,
+        (await fetch(`${baseUrl}/v1/portfolio`, { headers: { authorization: `Bearer ${key}`, connection: "close" } }))
+          .status,
         200
       )
       child.kill("SIGINT")

@@ -101,6 +101,8 @@ const call = async (
   const response = await fetch((options.base ?? server!.baseUrl) + path, {
     method,
     headers: {
+      // Closed after the answer: a server stopped by a signal waits for idle connections to close.
+      connection: "close",
       authorization: `Bearer ${devnet.account.keys.all}`,
       ...(options.body === undefined ? {} : { "content-type": "application/json" }),
       ...(options.idempotencyKey === undefined ? {} : { "idempotency-key": options.idempotencyKey })

@@ -69,10 +69,23 @@ const start = (env: Record<string, string>, command?: ReadonlyArray<string>): Pr
     void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
   })
 
-const json = async (running: Running, method: string, path: string, body?: unknown, key?: string) => {
+/**
+ * One request, on a connection of its own that closes after the answer unless `keepAlive`: a stopping
+ * server waits for its idle connections to close, which a client keeping one alive does only after
+ * seconds.
+ */
+const json = async (
+  running: Running,
+  method: string,
+  path: string,
+  body?: unknown,
+  key?: string,
+  options: { readonly keepAlive?: boolean } = {}
+) => {
   const response = await fetch(running.baseUrl + path, {
     method,
     headers: {
+      ...(options.keepAlive === true ? {} : { connection: "close" }),
       ...(body === undefined ? {} : { "content-type": "application/json" }),
       ...(key === undefined ? {} : { authorization: `Bearer ${key}` })
     },
@@ -97,7 +110,8 @@ const TWO_DAYS_MS = 2 * 86_400_000
  * advance runs and shows market time moving, and two days of it take the server about a second.
  */
 const advanceInFlight = async (running: Running) => {
-  const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: TWO_DAYS_MS })
+  // On a connection kept alive: only an answer written after the signal announces Connection: close.
+  const inFlight = json(running, "POST", "/v1/sim/clock/advance", { ms: TWO_DAYS_MS }, undefined, { keepAlive: true })
   let seen = START
   await waitUntil("the advance to be under way", async () => {
     // Each look on a connection of its own, closed after it: an idle one would hold the drain open.
@@ -429,8 +443,9 @@ describe("the standalone server", () => {
         await json(running, "POST", "/v1/sim/faults", { network: "solana", kind: "congestion", durationMs: 60_000 })
         await json(running, "POST", "/v1/trades", trade, keys.bobAll)
         await json(running, "POST", "/v1/sim/clock/advance", { ms: 15 * 60_000 })
-        const events = await fetch(running.baseUrl + "/v1/sim/events").then((r) => r.text())
-        const outbox = await fetch(running.baseUrl + "/v1/sim/outbox").then((r) => r.text())
+        const close = { headers: { connection: "close" } }
+        const events = await fetch(running.baseUrl + "/v1/sim/events", close).then((r) => r.text())
+        const outbox = await fetch(running.baseUrl + "/v1/sim/outbox", close).then((r) => r.text())
         return { events, outbox }
       } finally {
         running.child.kill("SIGTERM")
@@ -477,7 +492,9 @@ describe("the standalone server", () => {
     const loopback = await start({ SCENARIO: scenario, HOST: "127.0.0.2" })
     try {
       assert.notInclude(loopback.output(), "SIM_CONTROL_KEY")
-      const clock = await fetch(loopback.baseUrl.replace("127.0.0.1", "127.0.0.2") + "/v1/sim/clock")
+      const clock = await fetch(loopback.baseUrl.replace("127.0.0.1", "127.0.0.2") + "/v1/sim/clock", {
+        headers: { connection: "close" }
+      })
       assert.strictEqual(clock.status, 200)
     } finally {
       loopback.child.kill("SIGTERM")

@@ -30,7 +30,8 @@ describe("the server's settings", () => {
         SCENARIO: "",
         LIVE_CONFIG: "",
         SIM_LOG_MAX: "",
-        WEBHOOK_ALLOW_PRIVATE_URLS: ""
+        WEBHOOK_ALLOW_PRIVATE_URLS: "",
+        LIVE_DROP_GRACE_SECONDS: ""
       }]
     ) {
       assert.deepStrictEqual(settings(env), {
@@ -44,7 +45,8 @@ describe("the server's settings", () => {
         logMax: undefined,
         corsOrigins: [],
         databaseUrl: undefined,
-        allowPrivateUrls: true
+        allowPrivateUrls: true,
+        liveDropGraceSeconds: 30
       })
     }
   })
@@ -61,7 +63,8 @@ describe("the server's settings", () => {
       SIM_LOG_MAX: "10000000",
       CORS_ORIGINS: "https://app.example, http://localhost:5173",
       DATABASE_URL: "postgres://swapdesk:db-secret@127.0.0.1:5432/swapdesk",
-      WEBHOOK_ALLOW_PRIVATE_URLS: "false"
+      WEBHOOK_ALLOW_PRIVATE_URLS: "false",
+      LIVE_DROP_GRACE_SECONDS: "120"
     })
     const { controlKey, databaseUrl, ...plain } = read
     assert.deepStrictEqual(plain, {
@@ -73,7 +76,8 @@ describe("the server's settings", () => {
       logLevel: "Debug",
       logMax: 10_000_000,
       corsOrigins: ["https://app.example", "http://localhost:5173"],
-      allowPrivateUrls: false
+      allowPrivateUrls: false,
+      liveDropGraceSeconds: 120
     })
     assert.strictEqual(Redacted.value(controlKey!), "control-secret")
     assert.strictEqual(Redacted.value(databaseUrl!), "postgres://swapdesk:db-secret@127.0.0.1:5432/swapdesk")
@@ -93,6 +97,12 @@ describe("the server's settings", () => {
       assert.strictEqual(
         refusal({ SIM_LOG_MAX: max }),
         `SIM_LOG_MAX must be an integer from 1 to 10000000 (found ${JSON.stringify(max)})`
+      )
+    }
+    for (const grace of ["0", "3601", "2.5"]) {
+      assert.strictEqual(
+        refusal({ LIVE_DROP_GRACE_SECONDS: grace }),
+        `LIVE_DROP_GRACE_SECONDS must be an integer from 1 to 3600 (found ${JSON.stringify(grace)})`
       )
     }
     assert.strictEqual(refusal({ LOG_FORMAT: "xml" }), `LOG_FORMAT must be text or json (found "xml")`)

@@ -62,7 +62,9 @@ export const routeNetworkThrough = (devnet: LiveDevnet, network: string, rpcUrl:
 
 /**
  * A call to the API of `server()`, with a bearer `key` when given: its status, headers and parsed
- * JSON body; `received` sees every body as text.
+ * JSON body; `received` sees every body as text. Each call's connection closes after the answer: a
+ * server stopped by a signal waits for its idle connections to close, which a client keeping one
+ * alive does only after seconds.
  */
 export const mainServerCall = (server: () => MainServer, received: (body: string) => void = () => {}) =>
 async (
@@ -75,6 +77,7 @@ async (
   const response = await fetch(server().baseUrl + path, {
     method,
     headers: {
+      connection: "close",
       ...(options.body === undefined ? {} : { "content-type": "application/json" }),
       ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` })
     },

@@ -207,8 +207,14 @@ export const liveDeploy = (
             } as const
             : { _tag: "AlreadyDeployed", network, address } as const
         }
-        const client = createWalletClient({ account: owner, chain: rpc.client.chain, transport: rpcTransport(rpc) })
-          .extend(publicActions)
+        // The receipt is read every half second: viem's default for a chain it knows no block time of
+        // is every 4 s, which chains of one-second blocks (Base, Arbitrum, the devnet) would wait on.
+        const client = createWalletClient({
+          account: owner,
+          chain: rpc.client.chain,
+          transport: rpcTransport(rpc),
+          pollingInterval: 500
+        }).extend(publicActions)
         const transaction = yield* call(() =>
           client.deployContract({
             abi: swapdeskRouterAbi,
