@@ -7,12 +7,7 @@
 // responses and requests of the installed Effect; the headers end to end are in packages/server/test.
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import {
-  addRateLimitHeaders,
-  type HeaderPairs,
-  makeStamp,
-  recordRateLimit
-} from "../src/middleware/ResponseStamp.ts"
+import { addRateLimitHeaders, type HeaderPairs, makeStamp, recordRateLimit } from "../src/middleware/ResponseStamp.ts"
 import { SECURITY_HEADERS } from "../src/SecurityHeaders.ts"
 
 const request = (path = "/v1/health", headers: Record<string, string> = {}) =>
@@ -73,7 +68,11 @@ describe("the rate limiter's figures", () => {
     recordRateLimit(counted, { limit: 600, remaining: 598, resetSeconds: 40, over: false })
     const headers: HeaderPairs = []
     addRateLimitHeaders(counted, headers)
-    expect(Object.fromEntries(headers)).toEqual({ "ratelimit-limit": "600", "ratelimit-remaining": "598", "ratelimit-reset": "40" })
+    expect(Object.fromEntries(headers)).toEqual({
+      "ratelimit-limit": "600",
+      "ratelimit-remaining": "598",
+      "ratelimit-reset": "40"
+    })
   })
 
   it("add Retry-After, the seconds to the window's end, over the limit", () => {
