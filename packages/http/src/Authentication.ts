@@ -108,8 +108,25 @@ const keyCaller = (principal: Principal["Service"]): Caller => {
   return caller
 }
 
-const addressCaller = (request: HttpServerRequest.HttpServerRequest): Caller =>
-  callerOfAddress(Option.getOrElse(request.remoteAddress, () => "unknown"))
+/**
+ * Callers by address, up to `ADDRESS_CALLERS` of them (then forgotten all at once): a client sends
+ * many requests from one address, and a caller made once spares each of them an object and its
+ * count's key to build and hash. A caller is a function of its address alone.
+ */
+const addressCallers = new Map<string, Caller>()
+const ADDRESS_CALLERS = 4096
+const unknownAddress = () => "unknown"
+
+const addressCaller = (request: HttpServerRequest.HttpServerRequest): Caller => {
+  const address = Option.getOrElse(request.remoteAddress, unknownAddress)
+  let caller = addressCallers.get(address)
+  if (caller === undefined) {
+    if (addressCallers.size >= ADDRESS_CALLERS) addressCallers.clear()
+    caller = callerOfAddress(address)
+    addressCallers.set(address, caller)
+  }
+  return caller
+}
 
 /**
  * How the middlewares refuse or count a request: the API error of `error`, stamped with the market

@@ -7,7 +7,7 @@
 // responses and requests of the installed Effect; the headers end to end are in packages/server/test.
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { addRateLimitHeaders, makeStamp, recordRateLimit } from "../src/middleware/ResponseStamp.ts"
+import { addRateLimitHeaders, type HeaderPairs, makeStamp, recordRateLimit } from "../src/middleware/ResponseStamp.ts"
 import { SECURITY_HEADERS } from "../src/SecurityHeaders.ts"
 
 const request = (path = "/v1/health", headers: Record<string, string> = {}) =>
@@ -57,26 +57,30 @@ describe("the response stamp", () => {
 
 describe("the rate limiter's figures", () => {
   it("add nothing to a request the limiter did not count", () => {
-    const headers: Record<string, string> = {}
+    const headers: HeaderPairs = []
     addRateLimitHeaders(request(), headers)
-    expect(headers).toEqual({})
+    expect(headers).toEqual([])
   })
 
   it("become the RateLimit headers, the last decision recorded winning", () => {
     const counted = request()
     recordRateLimit(counted, { limit: 60, remaining: 59, resetSeconds: 41, over: false })
     recordRateLimit(counted, { limit: 600, remaining: 598, resetSeconds: 40, over: false })
-    const headers: Record<string, string> = {}
+    const headers: HeaderPairs = []
     addRateLimitHeaders(counted, headers)
-    expect(headers).toEqual({ "ratelimit-limit": "600", "ratelimit-remaining": "598", "ratelimit-reset": "40" })
+    expect(Object.fromEntries(headers)).toEqual({
+      "ratelimit-limit": "600",
+      "ratelimit-remaining": "598",
+      "ratelimit-reset": "40"
+    })
   })
 
   it("add Retry-After, the seconds to the window's end, over the limit", () => {
     const refused = request()
     recordRateLimit(refused, { limit: 60, remaining: 0, resetSeconds: 12, over: true })
-    const headers: Record<string, string> = {}
+    const headers: HeaderPairs = []
     addRateLimitHeaders(refused, headers)
-    expect(headers).toEqual({
+    expect(Object.fromEntries(headers)).toEqual({
       "ratelimit-limit": "60",
       "ratelimit-remaining": "0",
       "ratelimit-reset": "12",

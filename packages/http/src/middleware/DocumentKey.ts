@@ -4,19 +4,34 @@
  */
 import { Effect } from "effect"
 import type { KeyAuthenticator } from "../Authentication.ts"
-import { type Answers, pathOf, type Step } from "./Step.ts"
+import type { Answers, Step } from "./Step.ts"
+
+/**
+ * Whether the path of `url` (up to its query) is one of `paths`, compared in place: every keyed
+ * request asks, and cutting the path out of the URL would make a string for each.
+ */
+const isOneOf = (url: string, paths: ReadonlyArray<string>): boolean => {
+  const query = url.indexOf("?")
+  const length = query === -1 ? url.length : query
+  for (const path of paths) {
+    if (path.length === length && url.startsWith(path)) return true
+  }
+  return false
+}
 
 /** The step: a document request with an `Authorization` header is served only if the key is valid. */
 export const checkDocumentKey = (
   keys: KeyAuthenticator["Service"],
   documents: ReadonlySet<string>,
   { envelope }: Answers
-): Step =>
-(request, next) => {
-  const header = request.headers.authorization
-  if (header === undefined || request.method === "OPTIONS" || !documents.has(pathOf(request.url))) return next
-  return Effect.matchEffect(keys.fromHeader(header), {
-    onFailure: (refused) => envelope("UNAUTHORIZED", refused.reason),
-    onSuccess: () => next
-  })
+): Step => {
+  const paths = [...documents]
+  return (request, next) => {
+    const header = request.headers.authorization
+    if (header === undefined || request.method === "OPTIONS" || !isOneOf(request.url, paths)) return next
+    return Effect.matchEffect(keys.fromHeader(header), {
+      onFailure: (refused) => envelope("UNAUTHORIZED", refused.reason),
+      onSuccess: () => next
+    })
+  }
 }

@@ -4,7 +4,9 @@
  * headers (`SecurityHeaders.ts`), `no-store` when the request carried a key, the `Bearer` challenge
  * on a 401, the rate limiter's figures, Swagger UI's policy on its page, and where origins are
  * allowed, `Vary: Origin` and, for an allowed origin, what its page may read. They are set with one
- * `HttpServerResponse.setHeaders` (each `setHeader` copies the header map and the response).
+ * `HttpServerResponse.setHeaders` (each `setHeader` copies the header map and the response), given
+ * as a list of name and value pairs, which `setHeaders` takes as they are, where a record would be
+ * copied into a list first (`docs/performance.md`, "Round 8").
  *
  * What a request's middlewares learn that its response must say is kept on the request until then
  * (for now the rate limiter's figures: `RateLimit-*`, and `Retry-After` over the limit), under a
@@ -36,18 +38,20 @@ export const recordRateLimit = (request: HttpServerRequest.HttpServerRequest, fi
   ;(request as Stamped)[rateLimitSlot] = figures
 }
 
+/** Response headers as the stamp gathers them: name and value pairs, names in lower case. */
+export type HeaderPairs = Array<readonly [name: string, value: string]>
+
 /** Adds the headers of the rate limiter's decision on `request`, if there was one, to `headers`. */
-export const addRateLimitHeaders = (
-  request: HttpServerRequest.HttpServerRequest,
-  headers: Record<string, string>
-): void => {
+export const addRateLimitHeaders = (request: HttpServerRequest.HttpServerRequest, headers: HeaderPairs): void => {
   const figures = (request as Stamped)[rateLimitSlot]
   if (figures === undefined) return
   const reset = String(figures.resetSeconds)
-  headers["ratelimit-limit"] = String(figures.limit)
-  headers["ratelimit-remaining"] = String(figures.remaining)
-  headers["ratelimit-reset"] = reset
-  if (figures.over) headers["retry-after"] = reset
+  headers.push(
+    ["ratelimit-limit", String(figures.limit)],
+    ["ratelimit-remaining", String(figures.remaining)],
+    ["ratelimit-reset", reset]
+  )
+  if (figures.over) headers.push(["retry-after", reset])
 }
 
 /**
@@ -81,32 +85,38 @@ const isPath = (url: string, path: string): boolean => {
   return (query === -1 ? url : url.slice(0, query)).replace(/\/+$/, "") === path
 }
 
+/** Pairs of `record`, made once. */
+const pairsOf = (record: Readonly<Record<string, string>>): ReadonlyArray<readonly [string, string]> =>
+  Object.freeze(Object.entries(record).map((pair) => Object.freeze(pair)))
+
+const SECURITY_PAIRS = pairsOf(SECURITY_HEADERS)
+const NO_STORE = Object.freeze(["cache-control", "no-store"] as const)
+const BEARER_CHALLENGE = Object.freeze(["www-authenticate", "Bearer"] as const)
+
 /** The step: `stamp(request, requestId, response)` is `response` with the server's headers. */
 export const makeStamp = (corsOrigins: ReadonlySet<string>, docsPath: string) => {
-  let docsHeaders: Readonly<Record<string, string>> | undefined
+  let docsPairs: ReadonlyArray<readonly [string, string]> | undefined
   const isCorsOn = corsOrigins.size > 0
   return (
     request: HttpServerRequest.HttpServerRequest,
     requestId: string,
     response: HttpServerResponse.HttpServerResponse
   ): HttpServerResponse.HttpServerResponse => {
-    const headers: Record<string, string> = { "x-request-id": requestId }
-    for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!
-    if (request.headers.authorization !== undefined) headers["cache-control"] = "no-store"
-    if (response.status === 401) headers["www-authenticate"] = "Bearer"
+    const headers: HeaderPairs = [["x-request-id", requestId], ...SECURITY_PAIRS]
+    if (request.headers.authorization !== undefined) headers.push(NO_STORE)
+    if (response.status === 401) headers.push(BEARER_CHALLENGE)
     addRateLimitHeaders(request, headers)
     if (response.status === 200 && isPath(request.url, docsPath)) {
-      docsHeaders ??= pageSecurityHeaders(docsPolicyOf(bodyText(response)))
-      Object.assign(headers, docsHeaders)
+      docsPairs ??= pairsOf(pageSecurityHeaders(docsPolicyOf(bodyText(response))))
+      headers.push(...docsPairs)
     }
     if (isCorsOn) {
       const origin = request.headers.origin
       if (origin !== undefined && corsOrigins.has(origin.toLowerCase())) {
-        headers["access-control-allow-origin"] = origin
-        headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS
+        headers.push(["access-control-allow-origin", origin], ["access-control-expose-headers", CORS_EXPOSED_HEADERS])
       }
       // Added to what the route varies on (the interface's files vary on `Accept-Encoding`).
-      headers.vary = response.headers.vary === undefined ? "Origin" : `${response.headers.vary}, Origin`
+      headers.push(["vary", response.headers.vary === undefined ? "Origin" : `${response.headers.vary}, Origin`])
     }
     return HttpServerResponse.setHeaders(response, headers)
   }
