@@ -10,8 +10,6 @@
 import type { LiveConfig } from "@swapdesk/evm"
 import { type DevnetClient, mintDemoToken, uniswapV2RouterAbi } from "@swapdesk/evm/devnet"
 import type { ManagedRuntime } from "effect"
-import { createServer, type Server as HttpServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { type Address, erc20Abi, type Hash, maxUint256, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, it } from "vitest"
 import {
@@ -22,6 +20,7 @@ import {
   startLiveChain,
   startLiveServer
 } from "./liveFixture.ts"
+import { httpReceiver } from "./restartRun.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 const KEY = `sd_live_${"Al3rtsV0lm".repeat(4)}`
@@ -36,10 +35,8 @@ let usdc: Address
 let config: LiveConfig
 let baseUrl: string
 let runtime: ManagedRuntime.ManagedRuntime<never, unknown>
-let receiver: HttpServer
-let receiverUrl: string
-/** The bodies the local webhook receiver was sent. */
-const delivered: Array<string> = []
+/** The local webhook receiver. */
+let receiver: Awaited<ReturnType<typeof httpReceiver>>
 /** A whole minute after the wall clock's now and the chain's latest block: the first swap's minute. */
 let t0: number
 
@@ -100,16 +97,7 @@ beforeAll(async () => {
   })
   // From here the chain mines only the blocks the test asks for.
   await rpc("evm_setAutomine", [false])
-  receiver = createServer((request, response) => {
-    let body = ""
-    request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-    request.on("end", () => {
-      delivered.push(body)
-      response.end("ok")
-    })
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  receiver = await httpReceiver()
   config = liveConfigOf(chain, {
     id: "acct_alerts",
     key: KEY,
@@ -126,13 +114,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await runtime?.dispose()
-  await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())))
+  await receiver?.close()
   await chain?.anvil.stop()
 })
 
 describe("volume and portfolio alerts on the live server", () => {
   it("fire on a day of indexed swaps and the wallet's on-chain balances, not before", async () => {
-    const webhook = await call("POST", "/v1/webhooks", { url: receiverUrl, events: ["alert.triggered"] })
+    const webhook = await call("POST", "/v1/webhooks", { url: receiver.url, events: ["alert.triggered"] })
     assert.strictEqual(webhook.status, 201, JSON.stringify(webhook.json))
     const volume = await call("POST", "/v1/alerts", { type: "volume", token: "LINK", channel: "email" })
     assert.strictEqual(volume.status, 201, JSON.stringify(volume.json))
@@ -167,9 +155,12 @@ describe("volume and portfolio alerts on the live server", () => {
       assert.isAtLeast(Date.parse(alert.triggeredAt), (day1 + 65) * 1000, JSON.stringify(alert))
       assert.isAtMost(Date.parse(alert.triggeredAt), (day1 + 127) * 1000, JSON.stringify(alert))
     }
-    await waitUntil("both webhooks to be delivered", () => ids.every((id) => delivered.some((b) => b.includes(id))))
+    await waitUntil(
+      "both webhooks to be delivered",
+      () => ids.every((id) => receiver.received.some(({ body }) => body.includes(id)))
+    )
     for (const id of ids) {
-      const body = JSON.parse(delivered.find((b) => b.includes(id))!)
+      const body = JSON.parse(receiver.received.find(({ body }) => body.includes(id))!.body)
       assert.strictEqual(body.type, "alert.triggered")
       assert.strictEqual(body.data.id, id)
       assert.strictEqual(body.data.status, "triggered")

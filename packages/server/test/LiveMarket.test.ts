@@ -11,14 +11,13 @@
 import { MoneyDecimal } from "@swapdesk/core"
 import { confirmed, devAccount, devnetClient, mintDemoToken, uniswapV2RouterAbi } from "@swapdesk/evm/devnet"
 import { mkdtempSync } from "node:fs"
-import { createServer, type Server as HttpServer } from "node:http"
-import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Address, erc20Abi, type Hash, maxUint256, parseAbi, parseAbiItem, parseUnits } from "viem"
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest"
 import { type LiveDevnet, runLiveDeploy, startLiveDevnet } from "../src/devnet/LiveDevnet.ts"
 import { type MainServer, mainServerCall, startMainServer } from "./mainServer.ts"
+import { httpReceiver } from "./restartRun.ts"
 import { waitUntil } from "./waitUntil.ts"
 
 const D = MoneyDecimal
@@ -36,10 +35,8 @@ type Server = MainServer
 
 let devnet: LiveDevnet
 let server: Server
-let receiver: HttpServer
-let receiverUrl: string
-/** The bodies the local webhook receiver was sent. */
-const delivered: Array<string> = []
+/** The local webhook receiver. */
+let receiver: Awaited<ReturnType<typeof httpReceiver>>
 let owner: ReturnType<typeof devnetClient>
 let link: Address
 let usdc: Address
@@ -178,16 +175,7 @@ beforeAll(async () => {
   // From here Ethereum mines only the blocks the test asks for.
   await rpc("evm_setIntervalMining", [0])
   await rpc("evm_setAutomine", [false])
-  receiver = createServer((request, response) => {
-    let body = ""
-    request.on("data", (chunk: Buffer) => (body += chunk.toString()))
-    request.on("end", () => {
-      delivered.push(body)
-      response.end("ok")
-    })
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  receiver = await httpReceiver()
   server = await startServer({
     ...devnet.env,
     LIVE_CONFIG: devnet.configPath,
@@ -203,7 +191,7 @@ afterAll(async () => {
     server.child.kill("SIGTERM")
     await server.exited
   }
-  await new Promise<void>((resolve) => (receiver === undefined ? resolve() : receiver.close(() => resolve())))
+  await receiver?.close()
   await devnet?.stop()
 }, 60_000)
 
@@ -233,7 +221,7 @@ describe("the live server's market data and alerts on the chain index", () => {
       const key = devnet.account.keys.all
       const webhook = await call("POST", "/v1/webhooks", {
         key,
-        body: { url: receiverUrl, events: ["alert.triggered"] }
+        body: { url: receiver.url, events: ["alert.triggered"] }
       })
       assert.strictEqual(webhook.status, 201, JSON.stringify(webhook.json))
       const start = await midPrice()
@@ -259,7 +247,10 @@ describe("the live server's market data and alerts on the chain index", () => {
       await mineAt(t0 + 41)
       await indexedToHead()
       await waitUntil("the price alert to fire", async () => (await alertOf(price.json.data.id)).status === "triggered")
-      await waitUntil("the webhook to be delivered", () => delivered.some((body) => body.includes(price.json.data.id)))
+      await waitUntil(
+        "the webhook to be delivered",
+        () => receiver.received.some(({ body }) => body.includes(price.json.data.id))
+      )
       assert.include(server.output(), price.json.data.id)
       assert.strictEqual((await alertOf(whale.json.data.id)).status, "active")
 
@@ -270,7 +261,10 @@ describe("the live server's market data and alerts on the chain index", () => {
       await mineAt(t0 + 201)
       await indexedToHead()
       await waitUntil("the whale alert to fire", async () => (await alertOf(whale.json.data.id)).status === "triggered")
-      await waitUntil("its webhook to be delivered", () => delivered.some((body) => body.includes(whale.json.data.id)))
+      await waitUntil(
+        "its webhook to be delivered",
+        () => receiver.received.some(({ body }) => body.includes(whale.json.data.id))
+      )
     },
     120_000
   )
