@@ -7,7 +7,8 @@
  * whole minute of market time (or when the observation says they are due), against one set of
  * figures per token or per account. Only observations after an alert was armed can fire it: an
  * alert whose condition already holds at creation fires at the next price update (a tick or a
- * price move), never within the creating request. The alerts one observation fires are told in the order they were armed.
+ * price move), never within the creating request. The alerts one observation fires are told in
+ * the order they were armed.
  */
 import type { Decimal } from "decimal.js"
 import { Context, Effect, Layer, Option } from "effect"
