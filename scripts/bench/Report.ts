@@ -28,6 +28,14 @@ export interface BenchResult {
   readonly notes: ReadonlyArray<string>
 }
 
+/** The row builder of one benchmark: its name on every row. */
+export const rowBuilder = (benchmark: string) => (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
+  benchmark,
+  metric,
+  shown,
+  ...extra
+})
+
 export const atMost = (limit: number, label: string): Target => ({ kind: "atMost", limit, label })
 export const atLeast = (limit: number, label: string): Target => ({ kind: "atLeast", limit, label })
 
@@ -61,6 +69,12 @@ export const formatTable = (rows: ReadonlyArray<Row>): string => {
     values.map((value, column) => column === 2 ? value.padStart(widths[column]!) : value.padEnd(widths[column]!))
       .join("  ").trimEnd()
   return [line(header), widths.map((w) => "-".repeat(w)).join("  ").trimEnd(), ...cells.map(line)].join("\n")
+}
+
+/** A benchmark run alone: its table, then its notes. */
+export const printResult = ({ notes, rows }: BenchResult): void => {
+  console.log(formatTable(rows))
+  for (const note of notes) console.log(`note: ${note}`)
 }
 
 /** Progress goes to stderr, so that stdout carries only the tables. */

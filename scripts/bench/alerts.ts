@@ -21,10 +21,10 @@ import {
   type BenchResult,
   formatCount,
   formatRatio,
-  formatTable,
   median,
+  printResult,
   progress,
-  type Row
+  rowBuilder
 } from "./Report.ts"
 
 const BENCHMARK = "alerts"
@@ -43,12 +43,7 @@ const heapAfterGc = (): number => {
   return process.memoryUsage().heapUsed
 }
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const row = rowBuilder(BENCHMARK)
 
 /** A seeded generator (mulberry32), so that every run measures the same alerts and prices. */
 const random = (seed: number) => () => {
@@ -195,8 +190,4 @@ export const runAlertsBench = ({ runs }: AlertsOptions): BenchResult => {
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = runAlertsBench({ runs: 3 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(runAlertsBench({ runs: 3 }))

@@ -16,7 +16,7 @@ import { runInNewContext } from "node:vm"
 import { type CandleSeries, parseCandleFile } from "../../packages/simulator/src/market/CandleFile.ts"
 import { MarketEngine } from "../../packages/simulator/src/market/MarketEngine.ts"
 import { defaultMarketParams } from "../../packages/simulator/src/market/MarketParams.ts"
-import { atMost, type BenchResult, formatMs, formatRatio, formatTable, median, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatMs, formatRatio, median, printResult, progress, rowBuilder } from "./Report.ts"
 
 const BENCHMARK = "history"
 const MINUTE_MS = 60_000
@@ -105,12 +105,7 @@ const timeDemo = (history: CandleSeries | undefined): number => {
 
 const mb = (bytes: number) => bytes / 1_000_000
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const row = rowBuilder(BENCHMARK)
 
 export interface HistoryOptions {
   /** Measured runs of each figure, after one warm-up. */
@@ -197,8 +192,4 @@ export const runHistoryBench = async ({ runs }: HistoryOptions): Promise<BenchRe
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runHistoryBench({ runs: 5 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runHistoryBench({ runs: 5 }))

@@ -29,7 +29,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { encodeFunctionData, erc20Abi, maxUint256, numberToHex, parseUnits, toEventSelector } from "viem"
-import { atLeast, type BenchResult, formatCount, formatMs, formatTable, median, progress, type Row } from "./Report.ts"
+import { atLeast, type BenchResult, formatCount, formatMs, median, printResult, progress, type Row } from "./Report.ts"
 
 const BENCHMARK = "indexer"
 const YEAR_S = 365 * 86_400
@@ -309,8 +309,4 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runIndexerBench()
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runIndexerBench())

@@ -11,7 +11,7 @@ import { AccountRepository, ApiKeyRepository, MarketClock } from "@swapdesk/core
 import { KeyAuthenticator } from "@swapdesk/http"
 import { NodeSecretHasher, sha256Hex } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
-import { type BenchResult, formatTable, median, progress, type Row } from "./Report.ts"
+import { type BenchResult, median, printResult, progress, type Row } from "./Report.ts"
 
 const BENCHMARK = "keys"
 const CALLS = 200_000
@@ -111,8 +111,4 @@ export const runKeysBench = async ({ runs }: { readonly runs: number }): Promise
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runKeysBench({ runs: 9 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runKeysBench({ runs: 9 }))

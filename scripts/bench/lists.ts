@@ -8,7 +8,7 @@
  */
 import { type TradeRecord, TradeRepository } from "@swapdesk/core"
 import { Effect } from "effect"
-import { atMost, type BenchResult, formatRatio, formatTable, median, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatRatio, median, printResult, progress, type Row } from "./Report.ts"
 
 const BENCHMARK = "lists"
 const HISTORY = 100_000
@@ -73,8 +73,4 @@ export const runListsBench = ({ runs }: { readonly runs: number }): BenchResult 
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = runListsBench({ runs: 3 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(runListsBench({ runs: 3 }))

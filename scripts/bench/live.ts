@@ -17,21 +17,19 @@
  * Run alone with `node scripts/bench/live.ts`, or through `pnpm bench live`.
  */
 import { devAccount, devnetClient, mintDemoToken } from "@swapdesk/evm/devnet"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { runLiveDeploy, startLiveDevnet } from "../../packages/server/src/devnet/LiveDevnet.ts"
 import { randomBase62 } from "../../packages/server/src/live/RandomIds.ts"
-import { atMost, type BenchResult, formatMs, formatRatio, formatTable, median, progress, type Row } from "./Report.ts"
+import { type MainServer, startMainServer } from "./MainServer.ts"
+import { atMost, type BenchResult, formatMs, formatRatio, median, printResult, progress, type Row } from "./Report.ts"
 
 const BENCHMARK = "live"
 const WALLETS = 20
 /** The devnet's first development accounts are its own; the bench's wallets come after them. */
 const FIRST_WALLET_ACCOUNT = 10
-const mainPath = fileURLToPath(new URL("../../packages/server/src/main.ts", import.meta.url))
 
 export interface LiveBenchOptions {
   /** Trades timed one after another for the latency. */
@@ -70,31 +68,6 @@ const startDelayRelay = async (target: string, delayMs: number) => {
         server.close(() => resolve())
       })
   }
-}
-
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<void>
-}
-
-const startServer = (env: Record<string, string>): Promise<Server> => {
-  const child = spawn(process.execPath, [mainPath], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const exited = new Promise<void>((done) => child.on("exit", () => done()))
-  let output = ""
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, exited })
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    void exited.then(() => reject(new Error(`the server exited before listening:\n${output}`)))
-  })
 }
 
 const call = async (baseUrl: string, key: string, method: string, path: string, body?: unknown) => {
@@ -175,7 +148,7 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
   const directory = mkdtempSync(join(tmpdir(), "swapdesk-bench-live-"))
   progress(`${BENCHMARK}: starting the devnet`)
   const devnet = await startLiveDevnet({ directory, confirmations: 2 })
-  let server: Server | undefined
+  let server: MainServer | undefined
   const relay = await startDelayRelay(devnet.nodes.ethereum.anvil.rpcUrl, options.rpcDelayMs)
   try {
     await runLiveDeploy(devnet)
@@ -204,7 +177,8 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
       })
     }
     writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
-    server = await startServer({
+    server = await startMainServer({
+      LOG_LEVEL: "warn",
       ...devnet.env,
       ...Object.fromEntries(wallets.map((wallet) => [wallet.env, wallet.signingKey])),
       LIVE_CONFIG: devnet.configPath,
@@ -298,7 +272,5 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await runLiveBench({ runs: 15, seconds: 15, rpcDelayMs: 25 })
-  console.log(formatTable(result.rows))
-  for (const note of result.notes) console.log(`note: ${note}`)
+  printResult(await runLiveBench({ runs: 15, seconds: 15, rpcDelayMs: 25 }))
 }

@@ -33,10 +33,10 @@ import {
   type BenchResult,
   formatCount,
   formatRatio,
-  formatTable,
   median,
+  printResult,
   progress,
-  type Row
+  rowBuilder
 } from "./Report.ts"
 
 const BENCHMARK = "orders"
@@ -174,12 +174,7 @@ export interface OrdersOptions {
   readonly ticks: number
 }
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const row = rowBuilder(BENCHMARK)
 
 export const runOrdersBench = async ({ runs, ticks }: OrdersOptions): Promise<BenchResult> => {
   const indexed: Array<number> = []
@@ -209,8 +204,4 @@ export const runOrdersBench = async ({ runs, ticks }: OrdersOptions): Promise<Be
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runOrdersBench({ runs: 3, ticks: 200 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runOrdersBench({ runs: 3, ticks: 200 }))

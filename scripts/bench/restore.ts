@@ -14,48 +14,21 @@
  * Run alone with `node scripts/bench/restore.ts`, or through `pnpm bench restore`.
  */
 import { decodeScenario, demoKeys, demoScenario } from "@swapdesk/simulator"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
-import { atMost, type BenchResult, formatMs, formatTable, median, progress, type Row } from "./Report.ts"
+import { type MainServer, startMainServer } from "./MainServer.ts"
+import { atMost, type BenchResult, formatMs, median, printResult, progress, type Row } from "./Report.ts"
 
 const BENCHMARK = "restore"
 const DAYS = 30
 const HOUR_MS = 3_600_000
-const mainPath = fileURLToPath(new URL("../../packages/server/src/main.ts", import.meta.url))
 
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<void>
-  /** Spawn to the listening line, in ms. */
-  readonly startMs: number
-}
+const startServer = (scenarioPath: string, databaseUrl: string): Promise<MainServer> =>
+  startMainServer({ SCENARIO: scenarioPath, DATABASE_URL: databaseUrl })
 
-const startServer = (scenarioPath: string, databaseUrl: string): Promise<Server> => {
-  const started = performance.now()
-  const child = spawn(process.execPath, [mainPath], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: scenarioPath, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const exited = new Promise<void>((done) => child.on("exit", () => done()))
-  let output = ""
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: match[1]!, exited, startMs: performance.now() - started })
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    void exited.then(() => reject(new Error(`the server exited before listening:\n${output}`)))
-  })
-}
-
-const kill = async (server: Server) => {
+const kill = async (server: MainServer) => {
   server.child.kill("SIGKILL")
   await server.exited
 }
@@ -204,8 +177,4 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runRestoreBench({ runs: 3 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runRestoreBench({ runs: 3 }))

@@ -22,10 +22,10 @@ import {
   formatCount,
   formatMs,
   formatRatio,
-  formatTable,
   median,
+  printResult,
   progress,
-  type Row
+  rowBuilder
 } from "./Report.ts"
 
 const DAY_MS = 86_400_000
@@ -53,12 +53,7 @@ const ALERT_ACCOUNT = "acct_demo_free"
 
 const elapsed = (started: number) => performance.now() - started
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const row = rowBuilder(BENCHMARK)
 
 const perSecond = (count: number, ms: number) => `${formatCount(count / (ms / 1_000))}/s`
 
@@ -179,8 +174,4 @@ export const runSimulatorBench = async ({ runs }: SimulatorOptions): Promise<Ben
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runSimulatorBench({ runs: 5 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runSimulatorBench({ runs: 5 }))

@@ -12,7 +12,7 @@ import { demoScenario } from "@swapdesk/simulator"
 import { deserialize, serialize } from "node:v8"
 // Not part of the package's exports: the benchmark drives the market directly.
 import { type MarketConfig, MarketEngine } from "../../packages/simulator/src/market/MarketEngine.ts"
-import { atMost, type BenchResult, formatMs, formatTable, median, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatMs, median, printResult, progress, type Row, rowBuilder } from "./Report.ts"
 
 const BENCHMARK = "snapshot"
 const DAYS = 30
@@ -28,12 +28,7 @@ const timed = <A>(work: () => A): { readonly ms: number; readonly value: A } => 
   return { ms: performance.now() - started, value }
 }
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const row = rowBuilder(BENCHMARK)
 
 export const runSnapshotBench = ({ runs }: SnapshotOptions): BenchResult => {
   const config: MarketConfig = {
@@ -85,8 +80,4 @@ export const runSnapshotBench = ({ runs }: SnapshotOptions): BenchResult => {
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = runSnapshotBench({ runs: 5 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(runSnapshotBench({ runs: 5 }))

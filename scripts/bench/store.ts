@@ -33,8 +33,8 @@ import {
   type BenchResult,
   formatCount,
   formatRatio,
-  formatTable,
   median,
+  printResult,
   progress,
   type Row
 } from "./Report.ts"
@@ -144,6 +144,14 @@ const freeHistory = async (server: Server): Promise<void> => {
   }
 }
 
+/** A `POST` of `body` as JSON with the Pro key. */
+const postJson = (url: string, body: unknown): autocannon.Options => ({
+  url,
+  method: "POST",
+  headers: { authorization, "content-type": "application/json" },
+  body: JSON.stringify(body)
+})
+
 interface Route {
   readonly name: string
   readonly kind: "read" | "write"
@@ -164,22 +172,12 @@ const routes: ReadonlyArray<Route> = [
   {
     name: "POST /v1/trades",
     kind: "write",
-    request: (server) => ({
-      url: `${server.url}/v1/trades`,
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(tradeBody)
-    })
+    request: (server) => postJson(`${server.url}/v1/trades`, tradeBody)
   },
   {
     name: "POST /v1/alerts",
     kind: "write",
-    request: (server) => ({
-      url: `${server.url}/v1/alerts`,
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(alertBody)
-    })
+    request: (server) => postJson(`${server.url}/v1/alerts`, alertBody)
   }
 ]
 
@@ -310,8 +308,4 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runStoreBench()
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runStoreBench())
