@@ -53,6 +53,10 @@ export const median = (values: ReadonlyArray<number>): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
+/** The median of one figure over measured runs, each run a record of figures. */
+export const medianOf = <K extends string>(runs: ReadonlyArray<Record<K, number>>, figure: K): number =>
+  median(runs.map((run) => run[figure]))
+
 export const formatMs = (ms: number): string => ms >= 1_000 ? `${(ms / 1_000).toFixed(2)} s` : `${ms.toFixed(0)} ms`
 
 /** A count with thousands separators and no decimals. */
@@ -80,4 +84,22 @@ export const printResult = ({ notes, rows }: BenchResult): void => {
 /** Progress goes to stderr, so that stdout carries only the tables. */
 export const progress = (message: string): void => {
   process.stderr.write(`[bench] ${message}\n`)
+}
+
+/**
+ * `measure` once to warm up (its result dropped: it pays for compilation and cold caches), then
+ * `runs` times; the measured runs' results in order. Progress names the benchmark by `label`.
+ */
+export const measuredRuns = async <A>(
+  label: string,
+  runs: number,
+  measure: () => A | Promise<A>
+): Promise<ReadonlyArray<A>> => {
+  const measured: Array<A> = []
+  for (let run = 0; run <= runs; run++) {
+    progress(`${label}: ${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
+    const result = await measure()
+    if (run > 0) measured.push(result)
+  }
+  return measured
 }
