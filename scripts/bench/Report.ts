@@ -28,14 +28,6 @@ export interface BenchResult {
   readonly notes: ReadonlyArray<string>
 }
 
-/** The row builder of one benchmark: its name on every row. */
-export const rowBuilder = (benchmark: string) => (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark,
-  metric,
-  shown,
-  ...extra
-})
-
 export const atMost = (limit: number, label: string): Target => ({ kind: "atMost", limit, label })
 export const atLeast = (limit: number, label: string): Target => ({ kind: "atLeast", limit, label })
 
@@ -87,19 +79,31 @@ export const progress = (message: string): void => {
 }
 
 /**
- * `measure` once to warm up (its result dropped: it pays for compilation and cold caches), then
- * `runs` times; the measured runs' results in order. Progress names the benchmark by `label`.
+ * What one benchmark reports through, its name given once: its rows, its progress lines, and its
+ * measured runs.
  */
-export const measuredRuns = async <A>(
-  label: string,
-  runs: number,
-  measure: () => A | Promise<A>
-): Promise<ReadonlyArray<A>> => {
-  const measured: Array<A> = []
-  for (let run = 0; run <= runs; run++) {
-    progress(`${label}: ${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
-    const result = await measure()
-    if (run > 0) measured.push(result)
+export const reporter = (benchmark: string) => {
+  const say = (message: string): void => progress(`${benchmark}: ${message}`)
+  return {
+    row: (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({ benchmark, metric, shown, ...extra }),
+    progress: say,
+    /**
+     * `measure` once to warm up (its result dropped: it pays for compilation and cold caches), then
+     * `runs` times; the measured runs' results in order. `about`, when given, follows each run's
+     * progress line in parentheses.
+     */
+    measuredRuns: async <A>(
+      runs: number,
+      measure: (warmUp: boolean) => A | Promise<A>,
+      about?: string
+    ): Promise<ReadonlyArray<A>> => {
+      const measured: Array<A> = []
+      for (let run = 0; run <= runs; run++) {
+        say(`${run === 0 ? "warm-up" : `run ${run}/${runs}`}${about === undefined ? "" : ` (${about})`}`)
+        const result = await measure(run === 0)
+        if (run > 0) measured.push(result)
+      }
+      return measured
+    }
   }
-  return measured
 }

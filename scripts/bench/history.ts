@@ -16,17 +16,7 @@ import { runInNewContext } from "node:vm"
 import { type CandleSeries, parseCandleFile } from "../../packages/simulator/src/market/CandleFile.ts"
 import { MarketEngine } from "../../packages/simulator/src/market/MarketEngine.ts"
 import { defaultMarketParams } from "../../packages/simulator/src/market/MarketParams.ts"
-import {
-  atMost,
-  type BenchResult,
-  formatMs,
-  formatRatio,
-  measuredRuns,
-  medianOf,
-  printResult,
-  progress,
-  rowBuilder
-} from "./Report.ts"
+import { atMost, type BenchResult, formatMs, formatRatio, medianOf, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "history"
 const MINUTE_MS = 60_000
@@ -115,7 +105,7 @@ const timeDemo = (history: CandleSeries | undefined): number => {
 
 const mb = (bytes: number) => bytes / 1_000_000
 
-const row = rowBuilder(BENCHMARK)
+const { measuredRuns, progress, row } = reporter(BENCHMARK)
 
 export interface HistoryOptions {
   /** Measured runs of each figure, after one warm-up. */
@@ -123,9 +113,9 @@ export interface HistoryOptions {
 }
 
 export const runHistoryBench = async ({ runs }: HistoryOptions): Promise<BenchResult> => {
-  progress("history: generating a year of one-minute candles")
+  progress("generating a year of one-minute candles")
   const files = yearOfCandles()
-  const measured = await measuredRuns(BENCHMARK, runs, () => {
+  const measured = await measuredRuns(runs, () => {
     const csv = timeLoad(files.csv)
     const json = timeLoad(files.json)
     const replayed = timeOneToken(csv.series)

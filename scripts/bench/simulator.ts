@@ -22,11 +22,9 @@ import {
   formatCount,
   formatMs,
   formatRatio,
-  measuredRuns,
   medianOf,
   printResult,
-  progress,
-  rowBuilder
+  reporter
 } from "./Report.ts"
 
 const DAY_MS = 86_400_000
@@ -54,7 +52,7 @@ const ALERT_ACCOUNT = "acct_demo_free"
 
 const elapsed = (started: number) => performance.now() - started
 
-const row = rowBuilder(BENCHMARK)
+const { measuredRuns, progress, row } = reporter(BENCHMARK)
 
 const perSecond = (count: number, ms: number) => `${formatCount(count / (ms / 1_000))}/s`
 
@@ -110,9 +108,9 @@ export interface SimulatorOptions {
 }
 
 export const runSimulatorBench = async ({ runs }: SimulatorOptions): Promise<BenchResult> => {
-  progress(`simulator: cold start-up`)
+  progress("cold start-up")
   const coldStartUpMs = timeStartUp()
-  const measured = await measuredRuns(BENCHMARK, runs, async () => {
+  const measured = await measuredRuns(runs, async () => {
     const startUp = timeStartUp()
     const bare = timeBareWalks()
     const stepLoop = timeStepLoop()
