@@ -24,9 +24,10 @@ import { join } from "node:path"
 import { runLiveDeploy, startLiveDevnet } from "../../packages/server/src/devnet/LiveDevnet.ts"
 import { randomBase62 } from "../../packages/server/src/live/RandomIds.ts"
 import { type MainServer, startMainServer } from "./MainServer.ts"
-import { atMost, type BenchResult, formatMs, formatRatio, median, printResult, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatMs, formatRatio, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "live"
+const { progress, row } = reporter(BENCHMARK)
 const WALLETS = 20
 /** The devnet's first development accounts are its own; the bench's wallets come after them. */
 const FIRST_WALLET_ACCOUNT = 10
@@ -146,14 +147,14 @@ const throughput = async (baseUrl: string, keys: ReadonlyArray<string>, seconds:
 
 export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResult> => {
   const directory = mkdtempSync(join(tmpdir(), "swapdesk-bench-live-"))
-  progress(`${BENCHMARK}: starting the devnet`)
+  progress(`starting the devnet`)
   const devnet = await startLiveDevnet({ directory, confirmations: 2 })
   let server: MainServer | undefined
   const relay = await startDelayRelay(devnet.nodes.ethereum.anvil.rpcUrl, options.rpcDelayMs)
   try {
     await runLiveDeploy(devnet)
     const { anvil, market } = devnet.nodes.ethereum
-    progress(`${BENCHMARK}: funding ${WALLETS} delegated wallets`)
+    progress(`funding ${WALLETS} delegated wallets`)
     const owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
     const wallets = Array.from({ length: WALLETS }, (_, i) => ({
       id: `acct_bench_${i}`,
@@ -188,11 +189,11 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
     const keys = wallets.map((wallet) => wallet.key)
 
     // The first trade of each wallet also approves the router: out of the timings.
-    progress(`${BENCHMARK}: first trade of each wallet (its approval)`)
+    progress(`first trade of each wallet (its approval)`)
     const firsts = await Promise.all(keys.map((key) => call(baseUrl, key, "POST", "/v1/trades", tradeBody)))
     await Promise.all(firsts.map((first, i) => untilEnded(baseUrl, keys[i]!, first.json.data.id, 250)))
 
-    progress(`${BENCHMARK}: latency of ${options.runs} trades, beside the chain's floor`)
+    progress(`latency of ${options.runs} trades, beside the chain's floor`)
     const latencies: Array<number> = []
     const floors: Array<number> = []
     for (let run = 0; run < options.runs; run++) {
@@ -212,11 +213,11 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
       latencies.push(ended.at - started)
     }
 
-    progress(`${BENCHMARK}: one wallet creating trades for ${options.seconds} s`)
+    progress(`one wallet creating trades for ${options.seconds} s`)
     const one = await throughput(baseUrl, keys.slice(0, 1), options.seconds)
-    progress(`${BENCHMARK}: ${WALLETS} wallets creating trades for ${options.seconds} s`)
+    progress(`${WALLETS} wallets creating trades for ${options.seconds} s`)
     const many = await throughput(baseUrl, keys, options.seconds)
-    progress(`${BENCHMARK}: following the ${one.created + many.created} trades to their end`)
+    progress(`following the ${one.created + many.created} trades to their end`)
     const ends = new Map<string, number>()
     for (const phase of [one, many]) {
       await Promise.all(phase.results.map(async (result, i) => {
@@ -230,24 +231,17 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
 
     const latencyMedian = median(latencies)
     const floorMedian = median(floors)
-    const rows: Array<Row> = [
-      { benchmark: BENCHMARK, metric: "chain floor, 2 blocks (median)", shown: formatMs(floorMedian) },
-      {
-        benchmark: BENCHMARK,
-        metric: "POST /trades -> confirmed (median)",
-        shown: formatMs(latencyMedian),
+    const rows = [
+      row("chain floor, 2 blocks (median)", formatMs(floorMedian)),
+      row("POST /trades -> confirmed (median)", formatMs(latencyMedian), {
         value: latencyMedian - floorMedian,
         target: atMost(1_000, "<= floor + 1 s")
-      },
-      { benchmark: BENCHMARK, metric: "POST /trades -> confirmed (p90)", shown: formatMs(percentile(latencies, 90)) },
-      { benchmark: BENCHMARK, metric: "latency / floor (median)", shown: formatRatio(latencyMedian / floorMedian) },
-      { benchmark: BENCHMARK, metric: "trades/s, 1 delegated wallet", shown: one.perSecond.toFixed(1) },
-      { benchmark: BENCHMARK, metric: `trades/s, ${WALLETS} delegated wallets`, shown: many.perSecond.toFixed(1) },
-      {
-        benchmark: BENCHMARK,
-        metric: `${WALLETS} wallets / 1 wallet`,
-        shown: formatRatio(many.perSecond / one.perSecond)
-      }
+      }),
+      row("POST /trades -> confirmed (p90)", formatMs(percentile(latencies, 90))),
+      row("latency / floor (median)", formatRatio(latencyMedian / floorMedian)),
+      row("trades/s, 1 delegated wallet", one.perSecond.toFixed(1)),
+      row(`trades/s, ${WALLETS} delegated wallets`, many.perSecond.toFixed(1)),
+      row(`${WALLETS} wallets / 1 wallet`, formatRatio(many.perSecond / one.perSecond))
     ]
     const refused = [...many.refusals, ...one.refusals].map(([status, count]) => `${count} x ${status}`)
     return {

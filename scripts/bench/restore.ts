@@ -19,9 +19,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { type MainServer, startMainServer } from "./MainServer.ts"
-import { atMost, type BenchResult, formatMs, median, printResult, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatMs, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "restore"
+const { progress, row } = reporter(BENCHMARK)
 const DAYS = 30
 const HOUR_MS = 3_600_000
 
@@ -103,7 +104,7 @@ const busyMonth = async (baseUrl: string) => {
     }
     await call(baseUrl, "POST", "/v1/sim/clock/advance", { ms: HOUR_MS })
     calls++
-    if (hour % 120 === 119) progress(`restore: ${(hour + 1) / 24} of ${DAYS} days driven`)
+    if (hour % 120 === 119) progress(`${(hour + 1) / 24} of ${DAYS} days driven`)
   }
   return calls
 }
@@ -119,7 +120,7 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
     )
     const file = join(dir, "busy.db")
     const database = `sqlite:${file}`
-    progress(`restore: driving ${DAYS} busy days over HTTP`)
+    progress(`driving ${DAYS} busy days over HTTP`)
     const driveStarted = performance.now()
     const first = await startServer(scenarioPath, database)
     const calls = await busyMonth(first.baseUrl)
@@ -131,7 +132,7 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
     const restores: Array<number> = []
     const fresh: Array<number> = []
     for (let run = 0; run <= runs; run++) {
-      progress(`restore: ${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
+      progress(`${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
       const restored = await startServer(scenarioPath, database)
       const after = await standing(restored.baseUrl)
       await kill(restored)
@@ -147,21 +148,15 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
     }
     const restoreMs = median(restores)
     const freshMs = median(fresh)
-    const rows: Array<Row> = [
-      {
-        benchmark: BENCHMARK,
-        metric: `restart on ${DAYS} busy days (${calls.toLocaleString("en-US")} calls, ${journalEntries} replayed)`,
-        shown: formatMs(restoreMs),
-        value: restoreMs / 1_000,
-        target: atMost(10, "< 10 s")
-      },
-      { benchmark: BENCHMARK, metric: "start on an empty database", shown: formatMs(freshMs) },
-      { benchmark: BENCHMARK, metric: "restore (restart - empty start)", shown: formatMs(restoreMs - freshMs) },
-      {
-        benchmark: BENCHMARK,
-        metric: "the stored snapshot",
-        shown: `${(snapshotBytes / 1_048_576).toFixed(1)} MB`
-      }
+    const rows = [
+      row(
+        `restart on ${DAYS} busy days (${calls.toLocaleString("en-US")} calls, ${journalEntries} replayed)`,
+        formatMs(restoreMs),
+        { value: restoreMs / 1_000, target: atMost(10, "< 10 s") }
+      ),
+      row("start on an empty database", formatMs(freshMs)),
+      row("restore (restart - empty start)", formatMs(restoreMs - freshMs)),
+      row("the stored snapshot", `${(snapshotBytes / 1_048_576).toFixed(1)} MB`)
     ]
     return {
       rows,
