@@ -62,14 +62,14 @@ try {
 const { options } = parsed
 
 const benchmarks = {
-  alerts: () => Promise.resolve(runAlertsBench({ runs: options.get("runs") ?? 3 })),
+  alerts: () => runAlertsBench({ runs: options.get("runs") ?? 3 }),
   simulator: () => runSimulatorBench({ runs: options.get("runs") ?? 3 }),
   history: () => runHistoryBench({ runs: options.get("runs") ?? 3 }),
   orders: () => runOrdersBench({ runs: options.get("runs") ?? 3, ticks: 200 }),
   keys: () => runKeysBench({ runs: Math.max(9, options.get("runs") ?? 9) }),
-  lists: () => Promise.resolve(runListsBench({ runs: options.get("runs") ?? 3 })),
+  lists: () => runListsBench({ runs: options.get("runs") ?? 3 }),
   restore: () => runRestoreBench({ runs: options.get("runs") ?? 3 }),
-  snapshot: () => Promise.resolve(runSnapshotBench({ runs: options.get("runs") ?? 3 })),
+  snapshot: () => runSnapshotBench({ runs: options.get("runs") ?? 3 }),
   http: () =>
     runHttpBench({
       ...defaultHttpOptions,

@@ -60,37 +60,29 @@ export type SoakOptions = ReturnType<typeof parseSoakArgs>
 const key = (stem: string) => `sd_test_${stem.padEnd(40, "0")}`
 const keys = { busy: key("SoakBusyTrader"), other: key("SoakOtherTrader") }
 
-/** Two Pro accounts with deep wallets on solana (delegated signing: trades settle on their own), rate limits off. */
+/** A Pro account with one deep wallet on solana (delegated signing: its trades settle on their own). */
+const soakAccount = (name: string, apiKey: string, address: string) => ({
+  id: `acct_soak_${name}`,
+  plan: "pro",
+  apiKeys: [{ name: "all", key: apiKey, scopes: ["read", "trade", "alerts", "account"] }],
+  notifications: { email: `${name}@example.com` },
+  wallets: [{
+    network: "solana",
+    address,
+    delegatedSigning: true,
+    balances: { SOL: "1000000", USDC: "100000000" }
+  }]
+})
+
+/** Two Pro accounts with deep wallets, rate limits off. */
 const scenario = {
   seed: 11,
   clock: { mode: "manual", start: "2026-01-01T00:00:00Z" },
   rateLimits: false,
   networks: { solana: { failureRate: 0 } },
   accounts: [
-    {
-      id: "acct_soak_busy",
-      plan: "pro",
-      apiKeys: [{ name: "all", key: keys.busy, scopes: ["read", "trade", "alerts", "account"] }],
-      notifications: { email: "busy@example.com" },
-      wallets: [{
-        network: "solana",
-        address: "SoakBusyWa11et1111111111111111111111111111",
-        delegatedSigning: true,
-        balances: { SOL: "1000000", USDC: "100000000" }
-      }]
-    },
-    {
-      id: "acct_soak_other",
-      plan: "pro",
-      apiKeys: [{ name: "all", key: keys.other, scopes: ["read", "trade", "alerts", "account"] }],
-      notifications: { email: "other@example.com" },
-      wallets: [{
-        network: "solana",
-        address: "SoakOtherWa11et111111111111111111111111111",
-        delegatedSigning: true,
-        balances: { SOL: "1000000", USDC: "100000000" }
-      }]
-    }
+    soakAccount("busy", keys.busy, "SoakBusyWa11et1111111111111111111111111111"),
+    soakAccount("other", keys.other, "SoakOtherWa11et111111111111111111111111111")
   ]
 }
 

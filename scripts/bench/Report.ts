@@ -45,6 +45,10 @@ export const median = (values: ReadonlyArray<number>): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
+/** The median of one figure over measured runs, each run a record of figures. */
+export const medianOf = <K extends string>(runs: ReadonlyArray<Record<K, number>>, figure: K): number =>
+  median(runs.map((run) => run[figure]))
+
 export const formatMs = (ms: number): string => ms >= 1_000 ? `${(ms / 1_000).toFixed(2)} s` : `${ms.toFixed(0)} ms`
 
 /** A count with thousands separators and no decimals. */
@@ -63,7 +67,43 @@ export const formatTable = (rows: ReadonlyArray<Row>): string => {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  ").trimEnd(), ...cells.map(line)].join("\n")
 }
 
+/** A benchmark run alone: its table, then its notes. */
+export const printResult = ({ notes, rows }: BenchResult): void => {
+  console.log(formatTable(rows))
+  for (const note of notes) console.log(`note: ${note}`)
+}
+
 /** Progress goes to stderr, so that stdout carries only the tables. */
 export const progress = (message: string): void => {
   process.stderr.write(`[bench] ${message}\n`)
+}
+
+/**
+ * What one benchmark reports through, its name given once: its rows, its progress lines, and its
+ * measured runs.
+ */
+export const reporter = (benchmark: string) => {
+  const say = (message: string): void => progress(`${benchmark}: ${message}`)
+  return {
+    row: (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({ benchmark, metric, shown, ...extra }),
+    progress: say,
+    /**
+     * `measure` once to warm up (its result dropped: it pays for compilation and cold caches), then
+     * `runs` times; the measured runs' results in order. `about`, when given, follows each run's
+     * progress line in parentheses.
+     */
+    measuredRuns: async <A>(
+      runs: number,
+      measure: (warmUp: boolean) => A | Promise<A>,
+      about?: string
+    ): Promise<ReadonlyArray<A>> => {
+      const measured: Array<A> = []
+      for (let run = 0; run <= runs; run++) {
+        say(`${run === 0 ? "warm-up" : `run ${run}/${runs}`}${about === undefined ? "" : ` (${about})`}`)
+        const result = await measure(run === 0)
+        if (run > 0) measured.push(result)
+      }
+      return measured
+    }
+  }
 }

@@ -15,17 +15,7 @@
 import { AlertEngine, type AlertRecord, type ArmedAlert, exactDouble } from "@swapdesk/core"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
-import {
-  atLeast,
-  atMost,
-  type BenchResult,
-  formatCount,
-  formatRatio,
-  formatTable,
-  median,
-  progress,
-  type Row
-} from "./Report.ts"
+import { atLeast, atMost, type BenchResult, formatCount, formatRatio, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "alerts"
 const ALERTS = 1_000_000
@@ -43,12 +33,7 @@ const heapAfterGc = (): number => {
   return process.memoryUsage().heapUsed
 }
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const { measuredRuns, row } = reporter(BENCHMARK)
 
 /** A seeded generator (mulberry32), so that every run measures the same alerts and prices. */
 const random = (seed: number) => () => {
@@ -163,14 +148,12 @@ export interface AlertsOptions {
   readonly runs: number
 }
 
-export const runAlertsBench = ({ runs }: AlertsOptions): BenchResult => {
-  const results: Array<Measured> = []
-  for (let run = 0; run <= runs; run++) {
-    progress(`alerts: ${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
+export const runAlertsBench = async ({ runs }: AlertsOptions): Promise<BenchResult> => {
+  const results = await measuredRuns(runs, () => {
     const measured = measure()
-    if (run > 0) results.push(measured)
     gc()
-  }
+    return measured
+  })
   const of = (pick: (m: Measured) => number) => median(results.map(pick))
   const observations = of((m) => m.observationsPerSecond)
   const naive = of((m) => m.naivePerSecond)
@@ -195,8 +178,4 @@ export const runAlertsBench = ({ runs }: AlertsOptions): BenchResult => {
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = runAlertsBench({ runs: 3 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runAlertsBench({ runs: 3 }))

@@ -16,7 +16,7 @@ import { runInNewContext } from "node:vm"
 import { type CandleSeries, parseCandleFile } from "../../packages/simulator/src/market/CandleFile.ts"
 import { MarketEngine } from "../../packages/simulator/src/market/MarketEngine.ts"
 import { defaultMarketParams } from "../../packages/simulator/src/market/MarketParams.ts"
-import { atMost, type BenchResult, formatMs, formatRatio, formatTable, median, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatMs, formatRatio, medianOf, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "history"
 const MINUTE_MS = 60_000
@@ -105,12 +105,7 @@ const timeDemo = (history: CandleSeries | undefined): number => {
 
 const mb = (bytes: number) => bytes / 1_000_000
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const { measuredRuns, progress, row } = reporter(BENCHMARK)
 
 export interface HistoryOptions {
   /** Measured runs of each figure, after one warm-up. */
@@ -118,48 +113,44 @@ export interface HistoryOptions {
 }
 
 export const runHistoryBench = async ({ runs }: HistoryOptions): Promise<BenchResult> => {
-  progress("history: generating a year of one-minute candles")
+  progress("generating a year of one-minute candles")
   const files = yearOfCandles()
-  const csvLoads: Array<number> = []
-  const jsonLoads: Array<number> = []
-  const oneReplayed: Array<number> = []
-  const oneModelled: Array<number> = []
-  const oneRatio: Array<number> = []
-  const demoRatio: Array<number> = []
-  for (let run = 0; run <= runs; run++) {
-    const warmUp = run === 0
-    progress(`history: ${warmUp ? "warm-up" : `run ${run}/${runs}`}`)
+  const measured = await measuredRuns(runs, () => {
     const csv = timeLoad(files.csv)
     const json = timeLoad(files.json)
-    const series = csv.series
-    const replayed = timeOneToken(series)
+    const replayed = timeOneToken(csv.series)
     const modelled = timeOneToken(undefined)
-    const demoReplayed = timeDemo(series)
+    const demoReplayed = timeDemo(csv.series)
     const demoModelled = timeDemo(undefined)
-    if (warmUp) continue
-    csvLoads.push(csv.ms)
-    jsonLoads.push(json.ms)
-    oneReplayed.push(replayed)
-    oneModelled.push(modelled)
-    oneRatio.push(replayed / modelled)
-    demoRatio.push(demoReplayed / demoModelled)
-  }
+    return {
+      csvLoad: csv.ms,
+      jsonLoad: json.ms,
+      oneReplayed: replayed,
+      oneModelled: modelled,
+      oneRatio: replayed / modelled,
+      demoRatio: demoReplayed / demoModelled
+    }
+  })
+  const csvLoadMs = medianOf(measured, "csvLoad")
+  const jsonLoadMs = medianOf(measured, "jsonLoad")
+  const oneRatio = medianOf(measured, "oneRatio")
+  const demoRatio = medianOf(measured, "demoRatio")
   const csvHeld = heldBytes(files.csv)
   const jsonHeld = heldBytes(files.json)
   const rows = [
     row(
       `load ${ROWS.toLocaleString("en-US")} 1m candles, CSV (${mb(files.csv.length).toFixed(0)} MB)`,
-      formatMs(median(csvLoads)),
+      formatMs(csvLoadMs),
       {
-        value: median(csvLoads),
+        value: csvLoadMs,
         target: atMost(2_000, "< 2 s")
       }
     ),
     row(
       `load ${ROWS.toLocaleString("en-US")} 1m candles, JSON (${mb(files.json.length).toFixed(0)} MB)`,
-      formatMs(median(jsonLoads)),
+      formatMs(jsonLoadMs),
       {
-        value: median(jsonLoads),
+        value: jsonLoadMs,
         target: atMost(2_000, "< 2 s")
       }
     ),
@@ -179,14 +170,14 @@ export const runHistoryBench = async ({ runs }: HistoryOptions): Promise<BenchRe
         target: atMost(30, "< 30 MB")
       }
     ),
-    row("advance 24 h, SOL alone, replayed", formatMs(median(oneReplayed))),
-    row("advance 24 h, SOL alone, modelled", formatMs(median(oneModelled))),
-    row("replayed/modelled, SOL alone", formatRatio(median(oneRatio)), {
-      value: median(oneRatio),
+    row("advance 24 h, SOL alone, replayed", formatMs(medianOf(measured, "oneReplayed"))),
+    row("advance 24 h, SOL alone, modelled", formatMs(medianOf(measured, "oneModelled"))),
+    row("replayed/modelled, SOL alone", formatRatio(oneRatio), {
+      value: oneRatio,
       target: atMost(1.2, "<= 1.2x")
     }),
-    row("replayed/modelled, demo world with SOL replayed", formatRatio(median(demoRatio)), {
-      value: median(demoRatio),
+    row("replayed/modelled, demo world with SOL replayed", formatRatio(demoRatio), {
+      value: demoRatio,
       target: atMost(1.2, "<= 1.2x")
     })
   ]
@@ -197,8 +188,4 @@ export const runHistoryBench = async ({ runs }: HistoryOptions): Promise<BenchRe
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runHistoryBench({ runs: 5 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runHistoryBench({ runs: 5 }))

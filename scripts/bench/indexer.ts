@@ -29,9 +29,10 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { encodeFunctionData, erc20Abi, maxUint256, numberToHex, parseUnits, toEventSelector } from "viem"
-import { atLeast, type BenchResult, formatCount, formatMs, formatTable, median, progress, type Row } from "./Report.ts"
+import { atLeast, type BenchResult, formatCount, formatMs, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "indexer"
+const { progress, row } = reporter(BENCHMARK)
 const YEAR_S = 365 * 86_400
 const DAY_S = 86_400
 const readMs = (ms: number) => `${ms.toFixed(2)} ms`
@@ -130,7 +131,7 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
         : latest + YEAR_S - DAY_S + Math.round(((b - yearBlocks + 1) * DAY_S) / 10)
       if (b === yearBlocks) dayStartBlock = firstBlock + b
       await rpc(anvil.rpcUrl, { jsonrpc: "2.0", id: 1, method: "evm_mine", params: [at] })
-      progress(`indexer: ${formatCount((b + 1) * options.perBlock)} swaps mined`)
+      progress(`${formatCount((b + 1) * options.perBlock)} swaps mined`)
     }
     await rpc(anvil.rpcUrl, { jsonrpc: "2.0", id: 1, method: "evm_setAutomine", params: [true] })
     await rpc(anvil.rpcUrl, { jsonrpc: "2.0", id: 1, method: "evm_mine", params: [] })
@@ -231,9 +232,9 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
       return { ms, swaps, chart1h, chart1m, volume24h: new MoneyDecimal(stats.volume24hUsd) }
     }
 
-    progress("indexer: indexing a year of swaps")
+    progress("indexing a year of swaps")
     const year = await indexRun(configFrom(firstBlock), "year")
-    progress("indexer: indexing the last day")
+    progress("indexing the last day")
     const day = await indexRun(configFrom(dayStartBlock), "day")
     if (year.swaps !== options.swaps || rawSwaps !== options.swaps) {
       throw new Error(`indexed ${year.swaps} and read ${rawSwaps} swaps of ${options.swaps}`)
@@ -256,40 +257,19 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
         readMs(day.chart1m)
       } (ratio ${chartRatio1m.toFixed(2)})`
     )
-    const rows: Array<Row> = [
-      {
-        benchmark: BENCHMARK,
-        metric: `${formatCount(year.swaps)} swaps indexed from scratch`,
-        shown: `${formatCount(indexRate)}/s (${formatMs(year.ms)})`
-      },
-      {
-        benchmark: BENCHMARK,
-        metric: "raw eth_getLogs, same filter and blocks",
-        shown: `${formatCount(rawRate)}/s (${formatMs(rawMs)})`
-      },
-      {
-        benchmark: BENCHMARK,
-        metric: "index / raw getLogs",
-        shown: ratio.toFixed(2),
-        value: ratio,
-        target: atLeast(0.5, ">= 0.5")
-      },
-      { benchmark: BENCHMARK, metric: "chart read, 1 500 1h candles, year-old index", shown: readMs(year.chart1h) },
-      { benchmark: BENCHMARK, metric: "chart read, 1 500 1h candles, day-old index", shown: readMs(day.chart1h) },
-      { benchmark: BENCHMARK, metric: "chart read, 1 500 1m candles, year-old index", shown: readMs(year.chart1m) },
-      { benchmark: BENCHMARK, metric: "chart read, 1 500 1m candles, day-old index", shown: readMs(day.chart1m) },
-      {
-        benchmark: BENCHMARK,
-        metric: "chart read 1h, year-old / day-old index",
-        shown: chartRatio1h.toFixed(2),
-        value: chartRatio1h
-      },
-      {
-        benchmark: BENCHMARK,
-        metric: "chart read 1m, year-old / day-old index",
-        shown: chartRatio1m.toFixed(2),
-        value: chartRatio1m
-      }
+    const rows = [
+      row(
+        `${formatCount(year.swaps)} swaps indexed from scratch`,
+        `${formatCount(indexRate)}/s (${formatMs(year.ms)})`
+      ),
+      row("raw eth_getLogs, same filter and blocks", `${formatCount(rawRate)}/s (${formatMs(rawMs)})`),
+      row("index / raw getLogs", ratio.toFixed(2), { value: ratio, target: atLeast(0.5, ">= 0.5") }),
+      row("chart read, 1 500 1h candles, year-old index", readMs(year.chart1h)),
+      row("chart read, 1 500 1h candles, day-old index", readMs(day.chart1h)),
+      row("chart read, 1 500 1m candles, year-old index", readMs(year.chart1m)),
+      row("chart read, 1 500 1m candles, day-old index", readMs(day.chart1m)),
+      row("chart read 1h, year-old / day-old index", chartRatio1h.toFixed(2), { value: chartRatio1h }),
+      row("chart read 1m, year-old / day-old index", chartRatio1m.toFixed(2), { value: chartRatio1m })
     ]
     return {
       rows,
@@ -309,8 +289,4 @@ export const runIndexerBench = async (options: IndexerBenchOptions = defaultInde
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runIndexerBench()
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runIndexerBench())

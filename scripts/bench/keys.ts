@@ -11,7 +11,7 @@ import { AccountRepository, ApiKeyRepository, MarketClock } from "@swapdesk/core
 import { KeyAuthenticator } from "@swapdesk/http"
 import { NodeSecretHasher, sha256Hex } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
-import { type BenchResult, formatTable, median, progress, type Row } from "./Report.ts"
+import { type BenchResult, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "keys"
 const CALLS = 200_000
@@ -71,7 +71,7 @@ const timeCalls = (repository: Layer.Layer<ApiKeyRepository>): Promise<number> =
     )
   )
 
-const row = (metric: string, shown: string): Row => ({ benchmark: BENCHMARK, metric, shown })
+const { progress, row } = reporter(BENCHMARK)
 
 export const runKeysBench = async ({ runs }: { readonly runs: number }): Promise<BenchResult> => {
   const withTouch: Array<number> = []
@@ -79,9 +79,7 @@ export const runKeysBench = async ({ runs }: { readonly runs: number }): Promise
   const difference: Array<number> = []
   for (let run = 0; run <= runs; run++) {
     progress(
-      `keys: ${run === 0 ? "warm-up" : `run ${run}/${runs}`} (${
-        CALLS.toLocaleString("en-US")
-      } authentications each way)`
+      `${run === 0 ? "warm-up" : `run ${run}/${runs}`} (${CALLS.toLocaleString("en-US")} authentications each way)`
     )
     // Alternate which goes first, so that neither always runs on a warmer (or noisier) machine.
     const first = run % 2 === 0
@@ -111,8 +109,4 @@ export const runKeysBench = async ({ runs }: { readonly runs: number }): Promise
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runKeysBench({ runs: 9 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runKeysBench({ runs: 9 }))

@@ -8,7 +8,7 @@
  */
 import { type TradeRecord, TradeRepository } from "@swapdesk/core"
 import { Effect } from "effect"
-import { atMost, type BenchResult, formatRatio, formatTable, median, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatRatio, median, printResult, reporter, type Row } from "./Report.ts"
 
 const BENCHMARK = "lists"
 const HISTORY = 100_000
@@ -44,18 +44,14 @@ const measure = Effect.gen(function*() {
   }
 }).pipe(Effect.provide(TradeRepository.layerMemory))
 
-const row = (metric: string, shown: string, value?: number): Row =>
-  value === undefined
-    ? { benchmark: BENCHMARK, metric, shown }
-    : { benchmark: BENCHMARK, metric, shown, value, target: atMost(2, "< 2x") }
+const { measuredRuns, row } = reporter(BENCHMARK)
 
-export const runListsBench = ({ runs }: { readonly runs: number }): BenchResult => {
-  const samples: Array<{ fresh: number; long: number; freshToken: number; longToken: number }> = []
-  for (let run = 0; run <= runs; run++) {
-    progress(`lists: ${run === 0 ? "warm-up" : `run ${run}/${runs}`} (${HISTORY.toLocaleString("en-US")} trades)`)
-    const sample = Effect.runSync(measure)
-    if (run > 0) samples.push(sample)
-  }
+/** A ratio of a page's cost at 100,000 trades to its cost at 0, and its target. */
+const ratioRow = (metric: string, ratio: number): Row =>
+  row(metric, formatRatio(ratio), { value: ratio, target: atMost(2, "< 2x") })
+
+export const runListsBench = async ({ runs }: { readonly runs: number }): Promise<BenchResult> => {
+  const samples = await measuredRuns(runs, () => Effect.runSync(measure), `${HISTORY.toLocaleString("en-US")} trades`)
   const pick = (key: keyof (typeof samples)[number]) => median(samples.map((s) => s[key]))
   const ratio = median(samples.map((s) => s.long / s.fresh))
   const tokenRatio = median(samples.map((s) => s.longToken / s.freshToken))
@@ -63,8 +59,8 @@ export const runListsBench = ({ runs }: { readonly runs: number }): BenchResult 
     rows: [
       row("first page of 20 trades, account with 20 trades", `${pick("fresh").toFixed(2)} µs`),
       row(`first page of 20 trades, account with ${HISTORY.toLocaleString("en-US")}`, `${pick("long").toFixed(2)} µs`),
-      row("page at 100,000 trades / page at 0 (unfiltered)", formatRatio(ratio), ratio),
-      row("page at 100,000 trades / page at 0 (token filter)", formatRatio(tokenRatio), tokenRatio)
+      ratioRow("page at 100,000 trades / page at 0 (unfiltered)", ratio),
+      ratioRow("page at 100,000 trades / page at 0 (token filter)", tokenRatio)
     ],
     notes: [
       `lists: medians of ${runs} runs after a warm-up, ${CALLS.toLocaleString("en-US")} pages each; the in-memory ` +
@@ -73,8 +69,4 @@ export const runListsBench = ({ runs }: { readonly runs: number }): BenchResult 
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = runListsBench({ runs: 3 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runListsBench({ runs: 3 }))

@@ -17,21 +17,20 @@
  * Run alone with `node scripts/bench/live.ts`, or through `pnpm bench live`.
  */
 import { devAccount, devnetClient, mintDemoToken } from "@swapdesk/evm/devnet"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { runLiveDeploy, startLiveDevnet } from "../../packages/server/src/devnet/LiveDevnet.ts"
 import { randomBase62 } from "../../packages/server/src/live/RandomIds.ts"
-import { atMost, type BenchResult, formatMs, formatRatio, formatTable, median, progress, type Row } from "./Report.ts"
+import { type MainServer, startMainServer } from "./MainServer.ts"
+import { atMost, type BenchResult, formatMs, formatRatio, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "live"
+const { progress, row } = reporter(BENCHMARK)
 const WALLETS = 20
 /** The devnet's first development accounts are its own; the bench's wallets come after them. */
 const FIRST_WALLET_ACCOUNT = 10
-const mainPath = fileURLToPath(new URL("../../packages/server/src/main.ts", import.meta.url))
 
 export interface LiveBenchOptions {
   /** Trades timed one after another for the latency. */
@@ -70,31 +69,6 @@ const startDelayRelay = async (target: string, delayMs: number) => {
         server.close(() => resolve())
       })
   }
-}
-
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<void>
-}
-
-const startServer = (env: Record<string, string>): Promise<Server> => {
-  const child = spawn(process.execPath, [mainPath], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const exited = new Promise<void>((done) => child.on("exit", () => done()))
-  let output = ""
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, exited })
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    void exited.then(() => reject(new Error(`the server exited before listening:\n${output}`)))
-  })
 }
 
 const call = async (baseUrl: string, key: string, method: string, path: string, body?: unknown) => {
@@ -173,14 +147,14 @@ const throughput = async (baseUrl: string, keys: ReadonlyArray<string>, seconds:
 
 export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResult> => {
   const directory = mkdtempSync(join(tmpdir(), "swapdesk-bench-live-"))
-  progress(`${BENCHMARK}: starting the devnet`)
+  progress(`starting the devnet`)
   const devnet = await startLiveDevnet({ directory, confirmations: 2 })
-  let server: Server | undefined
+  let server: MainServer | undefined
   const relay = await startDelayRelay(devnet.nodes.ethereum.anvil.rpcUrl, options.rpcDelayMs)
   try {
     await runLiveDeploy(devnet)
     const { anvil, market } = devnet.nodes.ethereum
-    progress(`${BENCHMARK}: funding ${WALLETS} delegated wallets`)
+    progress(`funding ${WALLETS} delegated wallets`)
     const owner = devnetClient(anvil.rpcUrl, anvil.chainId, devAccount(0))
     const wallets = Array.from({ length: WALLETS }, (_, i) => ({
       id: `acct_bench_${i}`,
@@ -204,7 +178,8 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
       })
     }
     writeFileSync(devnet.configPath, JSON.stringify(file, null, 2))
-    server = await startServer({
+    server = await startMainServer({
+      LOG_LEVEL: "warn",
       ...devnet.env,
       ...Object.fromEntries(wallets.map((wallet) => [wallet.env, wallet.signingKey])),
       LIVE_CONFIG: devnet.configPath,
@@ -214,11 +189,11 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
     const keys = wallets.map((wallet) => wallet.key)
 
     // The first trade of each wallet also approves the router: out of the timings.
-    progress(`${BENCHMARK}: first trade of each wallet (its approval)`)
+    progress(`first trade of each wallet (its approval)`)
     const firsts = await Promise.all(keys.map((key) => call(baseUrl, key, "POST", "/v1/trades", tradeBody)))
     await Promise.all(firsts.map((first, i) => untilEnded(baseUrl, keys[i]!, first.json.data.id, 250)))
 
-    progress(`${BENCHMARK}: latency of ${options.runs} trades, beside the chain's floor`)
+    progress(`latency of ${options.runs} trades, beside the chain's floor`)
     const latencies: Array<number> = []
     const floors: Array<number> = []
     for (let run = 0; run < options.runs; run++) {
@@ -238,11 +213,11 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
       latencies.push(ended.at - started)
     }
 
-    progress(`${BENCHMARK}: one wallet creating trades for ${options.seconds} s`)
+    progress(`one wallet creating trades for ${options.seconds} s`)
     const one = await throughput(baseUrl, keys.slice(0, 1), options.seconds)
-    progress(`${BENCHMARK}: ${WALLETS} wallets creating trades for ${options.seconds} s`)
+    progress(`${WALLETS} wallets creating trades for ${options.seconds} s`)
     const many = await throughput(baseUrl, keys, options.seconds)
-    progress(`${BENCHMARK}: following the ${one.created + many.created} trades to their end`)
+    progress(`following the ${one.created + many.created} trades to their end`)
     const ends = new Map<string, number>()
     for (const phase of [one, many]) {
       await Promise.all(phase.results.map(async (result, i) => {
@@ -256,24 +231,17 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
 
     const latencyMedian = median(latencies)
     const floorMedian = median(floors)
-    const rows: Array<Row> = [
-      { benchmark: BENCHMARK, metric: "chain floor, 2 blocks (median)", shown: formatMs(floorMedian) },
-      {
-        benchmark: BENCHMARK,
-        metric: "POST /trades -> confirmed (median)",
-        shown: formatMs(latencyMedian),
+    const rows = [
+      row("chain floor, 2 blocks (median)", formatMs(floorMedian)),
+      row("POST /trades -> confirmed (median)", formatMs(latencyMedian), {
         value: latencyMedian - floorMedian,
         target: atMost(1_000, "<= floor + 1 s")
-      },
-      { benchmark: BENCHMARK, metric: "POST /trades -> confirmed (p90)", shown: formatMs(percentile(latencies, 90)) },
-      { benchmark: BENCHMARK, metric: "latency / floor (median)", shown: formatRatio(latencyMedian / floorMedian) },
-      { benchmark: BENCHMARK, metric: "trades/s, 1 delegated wallet", shown: one.perSecond.toFixed(1) },
-      { benchmark: BENCHMARK, metric: `trades/s, ${WALLETS} delegated wallets`, shown: many.perSecond.toFixed(1) },
-      {
-        benchmark: BENCHMARK,
-        metric: `${WALLETS} wallets / 1 wallet`,
-        shown: formatRatio(many.perSecond / one.perSecond)
-      }
+      }),
+      row("POST /trades -> confirmed (p90)", formatMs(percentile(latencies, 90))),
+      row("latency / floor (median)", formatRatio(latencyMedian / floorMedian)),
+      row("trades/s, 1 delegated wallet", one.perSecond.toFixed(1)),
+      row(`trades/s, ${WALLETS} delegated wallets`, many.perSecond.toFixed(1)),
+      row(`${WALLETS} wallets / 1 wallet`, formatRatio(many.perSecond / one.perSecond))
     ]
     const refused = [...many.refusals, ...one.refusals].map(([status, count]) => `${count} x ${status}`)
     return {
@@ -298,7 +266,5 @@ export const runLiveBench = async (options: LiveBenchOptions): Promise<BenchResu
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await runLiveBench({ runs: 15, seconds: 15, rpcDelayMs: 25 })
-  console.log(formatTable(result.rows))
-  for (const note of result.notes) console.log(`note: ${note}`)
+  printResult(await runLiveBench({ runs: 15, seconds: 15, rpcDelayMs: 25 }))
 }

@@ -28,16 +28,7 @@ import {
 } from "@swapdesk/core"
 import { decodeScenario, layerPorts, SimulationState } from "@swapdesk/simulator"
 import { Effect, Layer } from "effect"
-import {
-  atLeast,
-  type BenchResult,
-  formatCount,
-  formatRatio,
-  formatTable,
-  median,
-  progress,
-  type Row
-} from "./Report.ts"
+import { atLeast, type BenchResult, formatCount, formatRatio, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "orders"
 const ORDERS = 100_000
@@ -174,25 +165,17 @@ export interface OrdersOptions {
   readonly ticks: number
 }
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const { measuredRuns, row } = reporter(BENCHMARK)
 
 export const runOrdersBench = async ({ runs, ticks }: OrdersOptions): Promise<BenchResult> => {
-  const indexed: Array<number> = []
-  const naive: Array<number> = []
-  const ratio: Array<number> = []
-  for (let run = 0; run <= runs; run++) {
-    progress(`orders: ${run === 0 ? "warm-up" : `run ${run}/${runs}`} (${formatCount(ORDERS)} orders, ${ticks} ticks)`)
-    const pass = await measure(run === 0 ? Math.min(ticks, 20) : ticks)
-    if (run === 0) continue
-    indexed.push(ticks / (pass.indexedMs / 1_000))
-    naive.push(ticks / (pass.naiveMs / 1_000))
-    ratio.push(pass.naiveMs / pass.indexedMs)
-  }
+  const passes = await measuredRuns(
+    runs,
+    (warmUp) => measure(warmUp ? Math.min(ticks, 20) : ticks),
+    `${formatCount(ORDERS)} orders, ${ticks} ticks`
+  )
+  const indexed = passes.map((pass) => ticks / (pass.indexedMs / 1_000))
+  const naive = passes.map((pass) => ticks / (pass.naiveMs / 1_000))
+  const ratio = passes.map((pass) => pass.naiveMs / pass.indexedMs)
   const rows = [
     row(
       `watcher passes/s, ${formatCount(ORDERS)} open orders, ${PAIRS} pairs, none filling`,
@@ -209,8 +192,4 @@ export const runOrdersBench = async ({ runs, ticks }: OrdersOptions): Promise<Be
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runOrdersBench({ runs: 3, ticks: 200 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runOrdersBench({ runs: 3, ticks: 200 }))

@@ -14,48 +14,22 @@
  * Run alone with `node scripts/bench/restore.ts`, or through `pnpm bench restore`.
  */
 import { decodeScenario, demoKeys, demoScenario } from "@swapdesk/simulator"
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { fileURLToPath } from "node:url"
-import { atMost, type BenchResult, formatMs, formatTable, median, progress, type Row } from "./Report.ts"
+import { type MainServer, startMainServer } from "./MainServer.ts"
+import { atMost, type BenchResult, formatMs, median, printResult, reporter } from "./Report.ts"
 
 const BENCHMARK = "restore"
+const { progress, row } = reporter(BENCHMARK)
 const DAYS = 30
 const HOUR_MS = 3_600_000
-const mainPath = fileURLToPath(new URL("../../packages/server/src/main.ts", import.meta.url))
 
-interface Server {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly exited: Promise<void>
-  /** Spawn to the listening line, in ms. */
-  readonly startMs: number
-}
+const startServer = (scenarioPath: string, databaseUrl: string): Promise<MainServer> =>
+  startMainServer({ SCENARIO: scenarioPath, DATABASE_URL: databaseUrl })
 
-const startServer = (scenarioPath: string, databaseUrl: string): Promise<Server> => {
-  const started = performance.now()
-  const child = spawn(process.execPath, [mainPath], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SCENARIO: scenarioPath, DATABASE_URL: databaseUrl },
-    stdio: ["ignore", "pipe", "pipe"]
-  })
-  const exited = new Promise<void>((done) => child.on("exit", () => done()))
-  let output = ""
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on (http:\/\/[^\s]+)/.exec(output)
-      if (match !== null) resolve({ child, baseUrl: match[1]!, exited, startMs: performance.now() - started })
-    }
-    child.stdout.on("data", read)
-    child.stderr.on("data", read)
-    void exited.then(() => reject(new Error(`the server exited before listening:\n${output}`)))
-  })
-}
-
-const kill = async (server: Server) => {
+const kill = async (server: MainServer) => {
   server.child.kill("SIGKILL")
   await server.exited
 }
@@ -130,7 +104,7 @@ const busyMonth = async (baseUrl: string) => {
     }
     await call(baseUrl, "POST", "/v1/sim/clock/advance", { ms: HOUR_MS })
     calls++
-    if (hour % 120 === 119) progress(`restore: ${(hour + 1) / 24} of ${DAYS} days driven`)
+    if (hour % 120 === 119) progress(`${(hour + 1) / 24} of ${DAYS} days driven`)
   }
   return calls
 }
@@ -146,7 +120,7 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
     )
     const file = join(dir, "busy.db")
     const database = `sqlite:${file}`
-    progress(`restore: driving ${DAYS} busy days over HTTP`)
+    progress(`driving ${DAYS} busy days over HTTP`)
     const driveStarted = performance.now()
     const first = await startServer(scenarioPath, database)
     const calls = await busyMonth(first.baseUrl)
@@ -158,7 +132,7 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
     const restores: Array<number> = []
     const fresh: Array<number> = []
     for (let run = 0; run <= runs; run++) {
-      progress(`restore: ${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
+      progress(`${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
       const restored = await startServer(scenarioPath, database)
       const after = await standing(restored.baseUrl)
       await kill(restored)
@@ -174,21 +148,15 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
     }
     const restoreMs = median(restores)
     const freshMs = median(fresh)
-    const rows: Array<Row> = [
-      {
-        benchmark: BENCHMARK,
-        metric: `restart on ${DAYS} busy days (${calls.toLocaleString("en-US")} calls, ${journalEntries} replayed)`,
-        shown: formatMs(restoreMs),
-        value: restoreMs / 1_000,
-        target: atMost(10, "< 10 s")
-      },
-      { benchmark: BENCHMARK, metric: "start on an empty database", shown: formatMs(freshMs) },
-      { benchmark: BENCHMARK, metric: "restore (restart - empty start)", shown: formatMs(restoreMs - freshMs) },
-      {
-        benchmark: BENCHMARK,
-        metric: "the stored snapshot",
-        shown: `${(snapshotBytes / 1_048_576).toFixed(1)} MB`
-      }
+    const rows = [
+      row(
+        `restart on ${DAYS} busy days (${calls.toLocaleString("en-US")} calls, ${journalEntries} replayed)`,
+        formatMs(restoreMs),
+        { value: restoreMs / 1_000, target: atMost(10, "< 10 s") }
+      ),
+      row("start on an empty database", formatMs(freshMs)),
+      row("restore (restart - empty start)", formatMs(restoreMs - freshMs)),
+      row("the stored snapshot", `${(snapshotBytes / 1_048_576).toFixed(1)} MB`)
     ]
     return {
       rows,
@@ -204,8 +172,4 @@ export const runRestoreBench = async ({ runs }: { readonly runs: number }): Prom
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runRestoreBench({ runs: 3 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runRestoreBench({ runs: 3 }))

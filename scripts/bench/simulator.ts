@@ -22,10 +22,9 @@ import {
   formatCount,
   formatMs,
   formatRatio,
-  formatTable,
-  median,
-  progress,
-  type Row
+  medianOf,
+  printResult,
+  reporter
 } from "./Report.ts"
 
 const DAY_MS = 86_400_000
@@ -53,12 +52,7 @@ const ALERT_ACCOUNT = "acct_demo_free"
 
 const elapsed = (started: number) => performance.now() - started
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const { measuredRuns, progress, row } = reporter(BENCHMARK)
 
 const perSecond = (count: number, ms: number) => `${formatCount(count / (ms / 1_000))}/s`
 
@@ -114,42 +108,29 @@ export interface SimulatorOptions {
 }
 
 export const runSimulatorBench = async ({ runs }: SimulatorOptions): Promise<BenchResult> => {
-  progress(`simulator: cold start-up`)
+  progress("cold start-up")
   const coldStartUpMs = timeStartUp()
-  const startUp: Array<number> = []
-  const bare: Array<number> = []
-  const stepLoop: Array<number> = []
-  const advance: Array<number> = []
-  const advanceAlerts: Array<number> = []
-  const ratio: Array<number> = []
-  const ratioAlerts: Array<number> = []
-  for (let run = 0; run <= runs; run++) {
-    const warmUp = run === 0
-    progress(`simulator: ${warmUp ? "warm-up" : `run ${run}/${runs}`}`)
-    const s = timeStartUp()
-    const b = timeBareWalks()
-    const l = timeStepLoop()
-    const a = await timeAdvance(false)
-    const aa = await timeAdvance(true)
-    if (warmUp) continue
-    startUp.push(s)
-    bare.push(b)
-    stepLoop.push(l)
-    advance.push(a)
-    advanceAlerts.push(aa)
-    ratio.push(b / a)
-    ratioAlerts.push(b / aa)
-  }
+  const measured = await measuredRuns(runs, async () => {
+    const startUp = timeStartUp()
+    const bare = timeBareWalks()
+    const stepLoop = timeStepLoop()
+    const advance = await timeAdvance(false)
+    const advanceAlerts = await timeAdvance(true)
+    return { startUp, bare, stepLoop, advance, advanceAlerts, ratio: bare / advance, ratioAlerts: bare / advanceAlerts }
+  })
 
-  const advanceMs = median(advance)
-  const advanceAlertsMs = median(advanceAlerts)
-  const bareMs = median(bare)
+  const advanceMs = medianOf(measured, "advance")
+  const advanceAlertsMs = medianOf(measured, "advanceAlerts")
+  const bareMs = medianOf(measured, "bare")
+  const startUpMs = medianOf(measured, "startUp")
+  const ratio = medianOf(measured, "ratio")
+  const ratioAlerts = medianOf(measured, "ratioAlerts")
   const rows = [
     row("start-up, first in process (demo, 30 d history)", formatMs(coldStartUpMs), {
       value: coldStartUpMs,
       target: atMost(2_000, "< 2 s")
     }),
-    row("start-up, median", formatMs(median(startUp)), { value: median(startUp), target: atMost(2_000, "< 2 s") }),
+    row("start-up, median", formatMs(startUpMs), { value: startUpMs, target: atMost(2_000, "< 2 s") }),
     row("advance 24 h (SimulatorControl.advance)", formatMs(advanceMs), {
       value: advanceMs,
       target: atMost(3_000, "< 3 s")
@@ -161,12 +142,12 @@ export const runSimulatorBench = async ({ runs }: SimulatorOptions): Promise<Ben
       target: atMost(3_000, "< 3 s")
     }),
     row("  tick-steps", perSecond(DAY_SECONDS, advanceAlertsMs)),
-    row("Simulation.step loop alone, no Effect (24 h)", formatMs(median(stepLoop))),
+    row("Simulation.step loop alone, no Effect (24 h)", formatMs(medianOf(measured, "stepLoop"))),
     row("bare random walks (24 h, same tokens)", formatMs(bareMs)),
     row("  tick-steps", perSecond(DAY_SECONDS, bareMs)),
-    row("engine/bare speed", formatRatio(median(ratio)), { value: median(ratio), target: atLeast(0.25, ">= 0.25x") }),
-    row("engine/bare speed, with alerts", formatRatio(median(ratioAlerts)), {
-      value: median(ratioAlerts),
+    row("engine/bare speed", formatRatio(ratio), { value: ratio, target: atLeast(0.25, ">= 0.25x") }),
+    row("engine/bare speed, with alerts", formatRatio(ratioAlerts), {
+      value: ratioAlerts,
       target: atLeast(0.4, ">= 0.4x")
     })
   ]
@@ -179,8 +160,4 @@ export const runSimulatorBench = async ({ runs }: SimulatorOptions): Promise<Ben
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runSimulatorBench({ runs: 5 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runSimulatorBench({ runs: 5 }))

@@ -12,7 +12,7 @@ import { demoScenario } from "@swapdesk/simulator"
 import { deserialize, serialize } from "node:v8"
 // Not part of the package's exports: the benchmark drives the market directly.
 import { type MarketConfig, MarketEngine } from "../../packages/simulator/src/market/MarketEngine.ts"
-import { atMost, type BenchResult, formatMs, formatTable, median, progress, type Row } from "./Report.ts"
+import { atMost, type BenchResult, formatMs, medianOf, printResult, reporter, type Row } from "./Report.ts"
 
 const BENCHMARK = "snapshot"
 const DAYS = 30
@@ -28,54 +28,48 @@ const timed = <A>(work: () => A): { readonly ms: number; readonly value: A } => 
   return { ms: performance.now() - started, value }
 }
 
-const row = (metric: string, shown: string, extra: Partial<Row> = {}): Row => ({
-  benchmark: BENCHMARK,
-  metric,
-  shown,
-  ...extra
-})
+const { measuredRuns, progress, row } = reporter(BENCHMARK)
 
-export const runSnapshotBench = ({ runs }: SnapshotOptions): BenchResult => {
+export const runSnapshotBench = async ({ runs }: SnapshotOptions): Promise<BenchResult> => {
   const config: MarketConfig = {
     seed: demoScenario.seed!,
     startMs: Date.parse(demoScenario.clock!.start!),
     historyDays: 30
   }
-  progress("snapshot: building the demo market")
+  progress("building the demo market")
   const market = new MarketEngine(config)
-  progress(`snapshot: advancing it ${DAYS} days`)
+  progress(`advancing it ${DAYS} days`)
   const advance = timed(() => market.tick(config.startMs + DAYS * DAY_MS))
-  const take: Array<number> = [], write: Array<number> = [], read: Array<number> = [], restore: Array<number> = []
-  let bytes = 0
-  for (let run = 0; run <= runs; run++) {
-    progress(`snapshot: ${run === 0 ? "warm-up" : `run ${run}/${runs}`}`)
+  const measured = await measuredRuns(runs, (warmUp) => {
     const snapshot = timed(() => market.snapshot())
     const serialised = timed(() => serialize(snapshot.value))
     const deserialised = timed(() => deserialize(serialised.value) as ReturnType<MarketEngine["snapshot"]>)
     const restored = timed(() => MarketEngine.restore(config, deserialised.value))
-    if (run === 0) {
+    if (warmUp) {
       // The restored market goes on exactly as the original: the same swaps and prices over a minute.
       const at = market.nowMs + 60_000
       const fromRestored = JSON.stringify([restored.value.tick(at), restored.value.priceUsd("SOL")])
       const fromOriginal = JSON.stringify([market.tick(at), market.priceUsd("SOL")])
       if (fromRestored !== fromOriginal) throw new Error("the restored market does not go on as the original")
-      continue
     }
-    take.push(snapshot.ms)
-    write.push(serialised.ms)
-    read.push(deserialised.ms)
-    restore.push(restored.ms)
-    bytes = serialised.value.length
-  }
-  const restart = median(read.map((ms, i) => ms + restore[i]!))
-  const mb = bytes / 1_000_000
+    return {
+      take: snapshot.ms,
+      write: serialised.ms,
+      read: deserialised.ms,
+      restore: restored.ms,
+      restart: deserialised.ms + restored.ms,
+      bytes: serialised.value.length
+    }
+  })
+  const restart = medianOf(measured, "restart")
+  const mb = (measured.at(-1)?.bytes ?? 0) / 1_000_000
   const rows: Array<Row> = [
     row(`advance the demo market ${DAYS} days (1 s ticks)`, formatMs(advance.ms)),
     row("snapshot size (v8.serialize)", `${mb.toFixed(1)} MB`, { value: mb, target: atMost(50, "<= 50 MB") }),
-    row("take the snapshot", formatMs(median(take))),
-    row("serialise (v8)", formatMs(median(write))),
-    row("deserialise (v8)", formatMs(median(read))),
-    row("restore the market", formatMs(median(restore))),
+    row("take the snapshot", formatMs(medianOf(measured, "take"))),
+    row("serialise (v8)", formatMs(medianOf(measured, "write"))),
+    row("deserialise (v8)", formatMs(medianOf(measured, "read"))),
+    row("restore the market", formatMs(medianOf(measured, "restore"))),
     row("deserialise + restore", formatMs(restart), { value: restart, target: atMost(2_000, "< 2 s") })
   ]
   const notes = [
@@ -85,8 +79,4 @@ export const runSnapshotBench = ({ runs }: SnapshotOptions): BenchResult => {
   return { rows, notes }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = runSnapshotBench({ runs: 5 })
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runSnapshotBench({ runs: 5 }))

@@ -33,13 +33,14 @@ import {
   type BenchResult,
   formatCount,
   formatRatio,
-  formatTable,
   median,
-  progress,
+  printResult,
+  reporter,
   type Row
 } from "./Report.ts"
 
 const BENCHMARK = "store"
+const { progress, row } = reporter(BENCHMARK)
 const mainPath = fileURLToPath(new URL("../../packages/server/src/main.ts", import.meta.url))
 const authorization = `Bearer ${demoKeys.proAll}`
 // The portfolio reads the account's whole trade history: read on the Free account, which the
@@ -95,7 +96,7 @@ const start = (name: string, scenarioPath: string, databaseUrl: string): Promise
     child.on("exit", (code, signal) => {
       reject(new Error(`the ${name} server exited ${code} before listening:\n${output}`))
       // Dead during the measurement: say why, as the figures that follow cannot be taken.
-      if (!child.killed) progress(`store: the ${name} server exited (${code ?? signal}):\n${output.slice(-3000)}`)
+      if (!child.killed) progress(`the ${name} server exited (${code ?? signal}):\n${output.slice(-3000)}`)
     })
   })
 
@@ -144,6 +145,14 @@ const freeHistory = async (server: Server): Promise<void> => {
   }
 }
 
+/** A `POST` of `body` as JSON with the Pro key. */
+const postJson = (url: string, body: unknown): autocannon.Options => ({
+  url,
+  method: "POST",
+  headers: { authorization, "content-type": "application/json" },
+  body: JSON.stringify(body)
+})
+
 interface Route {
   readonly name: string
   readonly kind: "read" | "write"
@@ -164,22 +173,12 @@ const routes: ReadonlyArray<Route> = [
   {
     name: "POST /v1/trades",
     kind: "write",
-    request: (server) => ({
-      url: `${server.url}/v1/trades`,
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(tradeBody)
-    })
+    request: (server) => postJson(`${server.url}/v1/trades`, tradeBody)
   },
   {
     name: "POST /v1/alerts",
     kind: "write",
-    request: (server) => ({
-      url: `${server.url}/v1/alerts`,
-      method: "POST",
-      headers: { authorization, "content-type": "application/json" },
-      body: JSON.stringify(alertBody)
-    })
+    request: (server) => postJson(`${server.url}/v1/alerts`, alertBody)
   }
 ]
 
@@ -238,12 +237,12 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
       "PostgreSQL skipped: set SWAPDESK_TEST_POSTGRES_URL=postgres://user:pass@127.0.0.1:5432/db " +
         "(`SWAPDESK_TEST_POSTGRES_URL=$(.ci/postgres) pnpm bench store` installs and starts one)"
     )
-    progress(`store: ${notes[0]}`)
+    progress(notes[0]!)
   }
   const servers: Array<Server> = []
   try {
     progress(
-      "store: starting the servers (demo scenario, manual clock): memory, sqlite" +
+      "starting the servers (demo scenario, manual clock): memory, sqlite" +
         (postgres === undefined ? "" : ", postgres")
     )
     servers.push(await start("memory", scenarioPath, ""))
@@ -259,7 +258,7 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
       for (const route of routes) {
         for (const server of servers) {
           progress(
-            `store: round ${round}/${options.rounds}, ${route.name} on ${server.name}: ${options.durationSeconds} s`
+            `round ${round}/${options.rounds}, ${route.name} on ${server.name}: ${options.durationSeconds} s`
           )
           const request = { ...route.request(server, tradeIds.get(server)!), connections: options.connections }
           // Warm-up: the JIT, and the caches' first reads.
@@ -281,20 +280,17 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
         const cpu = median(runs.map((m) => m.cpuMicrosPerRequest)).toFixed(0)
         const rate = `${formatCount(median(runs.map((m) => m.requestsPerSecond)))} req/s, ${cpu} µs CPU`
         if (server.name === "memory") {
-          rows.push({ benchmark: BENCHMARK, metric: `${route.name}, memory`, shown: rate })
+          rows.push(row(`${route.name}, memory`, rate))
         } else {
           const ratio = median(runs.map((m, round) => m.requestsPerSecond / base[round]!.requestsPerSecond))
           const target = targetOf(route, server.name)
-          rows.push({
-            benchmark: BENCHMARK,
-            metric: `  ${server.name}, ratio to memory`,
-            shown: `${formatRatio(ratio)} (${rate})`,
+          rows.push(row(`  ${server.name}, ratio to memory`, `${formatRatio(ratio)} (${rate})`, {
             value: ratio,
             ...(target === undefined ? {} : { target })
-          })
+          }))
         }
         if (failures > 0) {
-          rows.push({ benchmark: BENCHMARK, metric: "  non-2xx, errors, timeouts", shown: formatCount(failures) })
+          rows.push(row("  non-2xx, errors, timeouts", formatCount(failures)))
         }
       }
     }
@@ -310,8 +306,4 @@ export const runStoreBench = async (options: StoreBenchOptions = defaultStoreOpt
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runStoreBench()
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runStoreBench())

@@ -44,17 +44,19 @@ export const signerAccount = (signer: { readonly key: Redacted.Redacted<Hex> }):
 type Environment = Readonly<Record<string, string | undefined>>
 
 /**
- * Every signer read, or `SigningKeysUnavailable` naming every variable at fault: one start reports
- * them all, not the first.
+ * Every signer `read` reads (when the effect runs, not before), or `SigningKeysUnavailable` naming
+ * every variable at fault: one start reports them all, not the first.
  */
 const everySigner = <S>(
-  readings: ReadonlyArray<Result.Result<S, SigningKeyProblem>>
-): Effect.Effect<ReadonlyArray<S>, SigningKeysUnavailable> => {
-  const problems = Arr.getFailures(readings)
-  return problems.length > 0
-    ? Effect.fail(new SigningKeysUnavailable({ problems }))
-    : Effect.succeed(Arr.getSuccesses(readings))
-}
+  read: () => ReadonlyArray<Result.Result<S, SigningKeyProblem>>
+): Effect.Effect<ReadonlyArray<S>, SigningKeysUnavailable> =>
+  Effect.suspend(() => {
+    const readings = read()
+    const problems = Arr.getFailures(readings)
+    return problems.length > 0
+      ? Effect.fail(new SigningKeysUnavailable({ problems }))
+      : Effect.succeed(Arr.getSuccesses(readings))
+  })
 
 /** A delegated wallet's signer, from the key in `variable`, which must be the key of the wallet's address. */
 const delegatedSigner = (
@@ -86,12 +88,10 @@ export const readDelegatedSigners = (
   config: LiveConfig,
   env: Environment
 ): Effect.Effect<ReadonlyArray<DelegatedSigner>, SigningKeysUnavailable> =>
-  Effect.suspend(() =>
-    everySigner(
-      config.accounts.flatMap((account) =>
-        (account.wallets ?? []).flatMap((wallet) =>
-          wallet.signingKeyEnv === undefined ? [] : [delegatedSigner(account.id, wallet, wallet.signingKeyEnv, env)]
-        )
+  everySigner(() =>
+    config.accounts.flatMap((account) =>
+      (account.wallets ?? []).flatMap((wallet) =>
+        wallet.signingKeyEnv === undefined ? [] : [delegatedSigner(account.id, wallet, wallet.signingKeyEnv, env)]
       )
     )
   )
@@ -114,14 +114,12 @@ export const readExecutorSigners = (
   config: LiveConfig,
   env: Environment
 ): Effect.Effect<ReadonlyArray<ExecutorSigner>, SigningKeysUnavailable> =>
-  Effect.suspend(() =>
-    everySigner(
-      liveNetworksOf(config).map(([network, settings]) => {
-        const variable = settings.executorKeyEnv
-        const read = readPrivateKeyText(variable, env[variable])
-        return read._tag === "Problem"
-          ? Result.fail({ variable, wallet: `${network}'s executor`, reason: read.reason })
-          : Result.succeed({ network, address: read.address, variable, key: read.key })
-      })
-    )
+  everySigner(() =>
+    liveNetworksOf(config).map(([network, settings]) => {
+      const variable = settings.executorKeyEnv
+      const read = readPrivateKeyText(variable, env[variable])
+      return read._tag === "Problem"
+        ? Result.fail({ variable, wallet: `${network}'s executor`, reason: read.reason })
+        : Result.succeed({ network, address: read.address, variable, key: read.key })
+    })
   )
