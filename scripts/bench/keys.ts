@@ -7,7 +7,7 @@
  *
  * Run alone with `node scripts/bench/keys.ts`, or through `pnpm bench keys`.
  */
-import { AccountRepository, ApiKeyRepository, MarketClock } from "@swapdesk/core"
+import { AccountRepository, ApiKeyEnvironment, ApiKeyRepository, MarketClock } from "@swapdesk/core"
 import { KeyAuthenticator } from "@swapdesk/http"
 import { NodeSecretHasher, sha256Hex } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
@@ -64,7 +64,14 @@ const timeCalls = (repository: Layer.Layer<ApiKeyRepository>): Promise<number> =
       Effect.provide(
         KeyAuthenticator.layer.pipe(
           Layer.provideMerge(Seed),
-          Layer.provideMerge(Layer.mergeAll(repository, AccountRepository.layerMemory, MovingClock, NodeSecretHasher))
+          Layer.provideMerge(Layer.mergeAll(
+            repository,
+            AccountRepository.layerMemory,
+            MovingClock,
+            NodeSecretHasher,
+            // The key is a simulator's (`sd_test_`), so the authenticator is told it serves one.
+            Layer.succeed(ApiKeyEnvironment, "test")
+          ))
         )
       ),
       Effect.orDie
