@@ -32,9 +32,9 @@ import {
   type BenchResult,
   formatCount,
   formatRatio,
-  formatTable,
   median,
-  progress,
+  printResult,
+  reporter,
   type Row
 } from "./Report.ts"
 import {
@@ -45,7 +45,7 @@ import {
   type ServerUrls
 } from "./ServerProtocol.ts"
 
-const BENCHMARK = "http"
+const { progress, row } = reporter("http")
 
 export interface HttpOptions {
   readonly rounds: number
@@ -279,7 +279,7 @@ export const load = async (
 const percent = (share: number) => `${(share * 100).toFixed(0)}%`
 
 export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): Promise<BenchResult> => {
-  progress("http: starting the servers (demo scenario, manual clock) in a child process")
+  progress("starting the servers (demo scenario, manual clock) in a child process")
   const servers = await startServers()
   try {
     const byName = targetsOf(servers, await createTrades(servers))
@@ -297,7 +297,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
       for (const target of targets) {
         const warmUp = options.warmUpSeconds * (round === 1 ? 2 : 1)
         progress(
-          `http: round ${round}/${options.rounds}, ${target.name}: ${warmUp} s warm-up, ${options.durationSeconds} s`
+          `round ${round}/${options.rounds}, ${target.name}: ${warmUp} s warm-up, ${options.durationSeconds} s`
         )
         await load(target, warmUp, options.connections)
         measured.get(target)!.push(await load(target, options.durationSeconds, options.connections))
@@ -311,25 +311,24 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
     const ratioTo = (runs: ReadonlyArray<Measurement>, base: ReadonlyArray<Measurement>) =>
       median(runs.map((m, round) => m.requestsPerSecond / base[round]!.requestsPerSecond))
     const rows: Array<Row> = []
-    const row = (metric: string, shown: string, extra: Partial<Row> = {}) =>
-      rows.push({ benchmark: BENCHMARK, metric, shown, ...extra })
+    const add = (metric: string, shown: string, extra: Partial<Row> = {}) => rows.push(row(metric, shown, extra))
     for (const target of targets) {
       const runs = measured.get(target)!
       const failures = runs.reduce((sum, m) => sum + m.failures, 0)
-      row(target.name, `${formatCount(median(runs.map((m) => m.requestsPerSecond)))} req/s`)
+      add(target.name, `${formatCount(median(runs.map((m) => m.requestsPerSecond)))} req/s`)
       const p99 = median(runs.map((m) => m.p99Ms))
-      row("  p99 latency", p99 < 1 ? "< 1 ms" : `${p99.toFixed(0)} ms`)
-      row("  server CPU per request", `${median(runs.map((m) => m.cpuMicrosPerRequest)).toFixed(1)} µs`)
+      add("  p99 latency", p99 < 1 ? "< 1 ms" : `${p99.toFixed(0)} ms`)
+      add("  server CPU per request", `${median(runs.map((m) => m.cpuMicrosPerRequest)).toFixed(1)} µs`)
       const share = (of: (m: Measurement) => number) => percent(median(runs.map(of)))
-      row(
+      add(
         "  busy: server loop / server CPU / autocannon CPU",
         `${share((m) => m.serverLoop)} / ${share((m) => m.serverCpu)} / ${share((m) => m.loadCpu)}`
       )
-      if (failures > 0) row("  non-2xx, errors, timeouts", formatCount(failures))
+      if (failures > 0) add("  non-2xx, errors, timeouts", formatCount(failures))
       if (target !== byName.raw) {
         const ratio = ratioTo(runs, raw)
         const limit = target.minimumRatioToRaw
-        row(
+        add(
           "  ratio to raw",
           formatRatio(ratio),
           limit === undefined ? {} : {
@@ -339,20 +338,20 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
         )
         // The median hides how far apart the rounds were; a target held in every round is held with margin.
         if (limit !== undefined && runs.length > 1) {
-          row(
+          add(
             "  ratio to raw in each round",
             runs.map((m, round) => formatRatio(m.requestsPerSecond / raw[round]!.requestsPerSecond)).join(" ")
           )
         }
       }
       if (target !== byName.raw && target !== byName.floor) {
-        row("  ratio to effect/http floor", formatRatio(ratioTo(runs, floor)))
+        add("  ratio to effect/http floor", formatRatio(ratioTo(runs, floor)))
       }
       if (target === byName.routesFloor) {
-        row("  ratio to HttpApiBuilder floor", formatRatio(ratioTo(runs, apiFloor)))
+        add("  ratio to HttpApiBuilder floor", formatRatio(ratioTo(runs, apiFloor)))
       }
       if (target === byName.marketData || target === byName.tradeRead) {
-        row("  ratio to ApiRoutes floor", formatRatio(ratioTo(runs, routesFloor)))
+        add("  ratio to ApiRoutes floor", formatRatio(ratioTo(runs, routesFloor)))
       }
     }
     const notes: Array<string> = [
@@ -383,8 +382,4 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
   }
 }
 
-if (import.meta.main) {
-  const { notes, rows } = await runHttpBench()
-  console.log(formatTable(rows))
-  for (const note of notes) console.log(`note: ${note}`)
-}
+if (import.meta.main) printResult(await runHttpBench())
