@@ -27,16 +27,8 @@ import { demoKeys } from "@swapdesk/simulator"
 import autocannon from "autocannon"
 import { type ChildProcess, fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import {
-  atLeast,
-  type BenchResult,
-  formatCount,
-  formatRatio,
-  median,
-  printResult,
-  reporter,
-  type Row
-} from "./Report.ts"
+import { atLeast, formatCount, formatRatio, median, printResult, reporter } from "./Report.ts"
+import type { BenchResult, Row } from "./Report.ts"
 import {
   MARKET_DATA_PATH,
   type ServerGroup,
