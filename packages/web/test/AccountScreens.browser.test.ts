@@ -7,41 +7,21 @@
 // and its performance per range. Orders and holdings read their amounts short (at most 6 decimals,
 // cut toward zero), each carrying the API's exact amount.
 // Each screen passes axe-core with no serious or critical violation at 1280 and 390 px.
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import {
-  api,
+  browserSession,
   chooseToken,
   demoKeys,
   expectShortForm,
   goTo,
-  launchBrowser,
-  openPage,
-  type RunningServer,
   screenshot,
   seriousViolations,
-  shownAmounts,
-  signIn,
-  startServer
+  shownAmounts
 } from "./browser.ts"
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-const signedIn = async (key: string, width = 1280) => {
-  const opened = await openPage(browser, `${server.url}/`, width)
-  await signIn(opened.page, key)
-  return opened
-}
+const session = browserSession()
+const { signedIn } = session
 
 const placeOrder = async (page: Page, limitPrice: string) => {
   const form = page.getByRole("form", { name: "Place limit order" })
@@ -53,7 +33,7 @@ const placeOrder = async (page: Page, limitPrice: string) => {
   await form.getByLabel(/Limit price/).fill(limitPrice)
   await form.getByRole("button", { name: "Place order" }).click()
   await form.getByRole("status").filter({ hasText: "placed" }).waitFor()
-  const orders = (await api(server, "GET", "/orders?limit=1", demoKeys.proAll)).body.data.orders
+  const orders = (await session.api("GET", "/orders?limit=1", demoKeys.proAll)).body.data.orders
   return orders[0] as {
     readonly id: string
     readonly signer: string
@@ -82,12 +62,16 @@ describe("the account screens", () => {
 
     await list.getByRole("button", { name: `Cancel order ${cancelling.id}` }).click()
     await list.getByRole("listitem").filter({ hasText: "at least 1,000 USDC" }).getByText("cancelled").waitFor()
-    expect((await api(server, "GET", `/orders/${cancelling.id}`, demoKeys.proAll)).body.data.status).toBe("cancelled")
+    expect((await session.api("GET", `/orders/${cancelling.id}`, demoKeys.proAll)).body.data.status).toBe(
+      "cancelled"
+    )
 
-    await api(server, "PUT", "/sim/prices/SOL", undefined, { price: 200 })
-    await api(server, "POST", "/sim/clock/advance", undefined, { ms: 60_000 })
+    await session.api("PUT", "/sim/prices/SOL", undefined, { price: 200 })
+    await session.api("POST", "/sim/clock/advance", undefined, { ms: 60_000 })
     await fillingRow.getByText("confirmed", { exact: true }).waitFor()
-    expect((await api(server, "GET", `/orders/${filling.id}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
+    expect((await session.api("GET", `/orders/${filling.id}`, demoKeys.proAll)).body.data.status).toBe(
+      "confirmed"
+    )
     expect(problems).toEqual([])
     await close()
   })
@@ -101,14 +85,14 @@ describe("the account screens", () => {
     await create.getByRole("button", { name: "Create key" }).click()
     const secret = await page.locator("[data-secret]").textContent()
     expect(secret).toMatch(/^sd_test_[0-9A-Za-z]{40}$/)
-    expect((await api(server, "GET", "/trades?limit=1", secret!)).status).toBe(200)
+    expect((await session.api("GET", "/trades?limit=1", secret!)).status).toBe(200)
     await page.getByRole("button", { name: "Copy API key" }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "account-1280")
 
     await page.getByRole("button", { name: "Revoke key reporting bot" }).click()
     await page.getByRole("list", { name: "API keys" }).getByText("reporting bot").waitFor({ state: "detached" })
-    expect((await api(server, "GET", "/trades?limit=1", secret!)).status).toBe(401)
+    expect((await session.api("GET", "/trades?limit=1", secret!)).status).toBe(401)
     expect(problems).toEqual([])
     await close()
   })
@@ -122,7 +106,7 @@ describe("the account screens", () => {
     expect(await page.locator("[data-secret]").textContent()).toMatch(/^whsec_/)
     await page.getByRole("button", { name: "Copy signing secret" }).waitFor()
     await page.getByRole("list", { name: "Webhooks" }).getByText("http://127.0.0.1:9/hooks").waitFor()
-    const listed = (await api(server, "GET", "/webhooks", demoKeys.proAll)).body.data.webhooks
+    const listed = (await session.api("GET", "/webhooks", demoKeys.proAll)).body.data.webhooks
     expect(listed.some((webhook: any) => webhook.url === "http://127.0.0.1:9/hooks")).toBe(true)
     await page.getByText("Delivery log").first().click()
     await page.getByText("No deliveries yet.").first().waitFor()
@@ -137,7 +121,7 @@ describe("the account screens", () => {
     await settings.getByLabel("Email address").fill("desk@example.com")
     await settings.getByRole("button", { name: "Save notification settings" }).click()
     await settings.getByRole("status").filter({ hasText: "saved" }).waitFor()
-    expect((await api(server, "GET", "/account/notifications", demoKeys.proAll)).body.data.email).toBe(
+    expect((await session.api("GET", "/account/notifications", demoKeys.proAll)).body.data.email).toBe(
       "desk@example.com"
     )
     expect(problems).toEqual([])
@@ -146,18 +130,18 @@ describe("the account screens", () => {
 
   it("shows the portfolio: value, holdings and the performance chart per range", async () => {
     // Six hours of market time: the default range (24 h, a point every 15 minutes) draws a curve.
-    await api(server, "POST", "/sim/clock/advance", undefined, { ms: 6 * 3_600_000 })
+    await session.api("POST", "/sim/clock/advance", undefined, { ms: 6 * 3_600_000 })
     const { page, problems, close } = await signedIn(demoKeys.proAll)
     await goTo(page, "Portfolio")
     await page.getByRole("table", { name: "Holdings by value" }).waitFor()
-    const day = (await api(server, "GET", "/portfolio?range=24h", demoKeys.proAll)).body.data
+    const day = (await session.api("GET", "/portfolio?range=24h", demoKeys.proAll)).body.data
     expect(day.performance.points.length).toBeGreaterThan(20)
     await page.getByRole("img", { name: /Portfolio value over 24h/ }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "portfolio-1280")
     await page.getByRole("group", { name: "Performance range" }).getByRole("button", { name: "30d" }).click()
     await page.getByRole("img", { name: /Portfolio value over 30d/ }).waitFor()
-    const portfolio = (await api(server, "GET", "/portfolio?range=30d", demoKeys.proAll)).body.data
+    const portfolio = (await session.api("GET", "/portfolio?range=30d", demoKeys.proAll)).body.data
     const holdings = page.getByRole("table", { name: "Holdings by value" }).getByRole("row")
     expect(await holdings.count()).toBe(portfolio.holdings.length + 1)
     // Each holding reads short, its exact amount in the cell's value and title.

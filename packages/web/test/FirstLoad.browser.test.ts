@@ -1,31 +1,21 @@
 // Proves the interface's first load stays small: on the standalone server started as a user starts
 // it, Debian's Chromium opens the sign-in page and every byte it receives until the page is idle
-// (headers and bodies as sent, measured by the browser) adds up to at most 150 KB, without the
+// (headers and bodies as sent, measured by the session.browser) adds up to at most 150 KB, without the
 // OpenAPI document; and every built file is served brotli- or gzip-compressed as `Accept-Encoding`
 // asks, byte for byte the build's compressed copy, with `Vary: Accept-Encoding`, read over a raw
 // HTTP connection that decodes nothing.
 import { readdirSync, readFileSync } from "node:fs"
 import { request } from "node:http"
 import { join, relative, sep } from "node:path"
-import type { Browser } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+
+import { describe, expect, it } from "vitest"
 import { interfaceDirectory } from "../src/InterfaceRoutes.ts"
-import { launchBrowser, openPage, type RunningServer, startServer } from "./browser.ts"
+import { browserSession, openPage } from "./browser.ts"
 
 /** The budget of docs/performance.md, "The trading interface". */
 const FIRST_LOAD_BUDGET_BYTES = 150 * 1024
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
+const session = browserSession()
 
 /** One GET over node:http, which sends only the headers given and decodes nothing. */
 const rawGet = (url: string, headers: Readonly<Record<string, string>>) =>
@@ -42,7 +32,7 @@ const rawGet = (url: string, headers: Readonly<Record<string, string>>) =>
 
 describe("the interface's first load", () => {
   it("is at most 150 KB over the wire, and reads no OpenAPI document", async () => {
-    const { page, problems, close } = await openPage(browser, "about:blank")
+    const { page, problems, close } = await openPage(session.browser, "about:blank")
     const measured: Array<Promise<{ readonly url: string; readonly bytes: number }>> = []
     page.on("requestfinished", (finished) => {
       measured.push(
@@ -52,7 +42,7 @@ describe("the interface's first load", () => {
         }))
       )
     })
-    await page.goto(`${server.url}/`, { waitUntil: "networkidle" })
+    await page.goto(`${session.server.url}/`, { waitUntil: "networkidle" })
     await page.getByRole("button", { name: "Sign in as Demo Pro, all scopes" }).waitFor()
     await page.waitForLoadState("networkidle")
     const received = await Promise.all(measured)
@@ -72,7 +62,7 @@ describe("the interface's first load", () => {
     expect(files.length).toBeGreaterThanOrEqual(3)
     for (const file of files) {
       const urlPath = "/" + relative(interfaceDirectory, file).split(sep).join("/")
-      const url = `${server.url}${urlPath}`
+      const url = `${session.server.url}${urlPath}`
       const brotli = await rawGet(url, { "accept-encoding": "gzip, deflate, br, zstd" })
       const gzip = await rawGet(url, { "accept-encoding": "gzip" })
       const plain = await rawGet(url, {})

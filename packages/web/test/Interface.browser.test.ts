@@ -5,18 +5,17 @@
 // and see it fire), reading every effect back through the API. Every screen is checked with axe-core
 // (no serious or critical violation) at 1280 and 390 px, and no page ever breaks its own CSP. The
 // quote and the trade in History read their amounts short, each carrying the API's exact amount.
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import {
   api,
+  browserSession,
   chooseToken,
   demoKeys,
   expectShortForm,
   goTo,
-  launchBrowser,
   manualScenario,
   openPage,
-  type RunningServer,
   screenshot,
   seriousViolations,
   shownAmounts,
@@ -24,24 +23,8 @@ import {
   startServer
 } from "./browser.ts"
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(), launchBrowser()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-/** A fresh tab on the interface, signed in with `key`. */
-const signedIn = async (key: string, width = 1280) => {
-  const opened = await openPage(browser, `${server.url}/`, width)
-  await signIn(opened.page, key)
-  return opened
-}
+const session = browserSession()
+const { signedIn } = session
 
 const advanceClock = async (page: Page, amount: string, unit: "seconds" | "minutes" | "hours") => {
   await goTo(page, "Simulator")
@@ -54,7 +37,7 @@ const advanceClock = async (page: Page, amount: string, unit: "seconds" | "minut
 
 describe("the trading interface", () => {
   it("is served at / with its own security policy, and its files with it", async () => {
-    const page = await fetch(`${server.url}/`)
+    const page = await fetch(`${session.server.url}/`)
     expect(page.status).toBe(200)
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
     const csp = page.headers.get("content-security-policy") ?? ""
@@ -69,21 +52,21 @@ describe("the trading interface", () => {
     const assets = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+)"/g)].map((match) => match[1]!)
     expect(assets.length).toBeGreaterThanOrEqual(2)
     for (const asset of assets) {
-      const file = await fetch(`${server.url}/${asset}`)
+      const file = await fetch(`${session.server.url}/${asset}`)
       expect(file.status).toBe(200)
       expect(file.headers.get("content-security-policy")).toBe(csp)
       expect(file.headers.get("x-content-type-options")).toBe("nosniff")
       expect(file.headers.get("cache-control")).toContain("immutable")
     }
     // Anything else outside /v1 is still the API's 404 envelope, not a file.
-    const unknown = await api(server, "GET", "/../assets/../../package.json")
+    const unknown = await session.api("GET", "/../assets/../../package.json")
     expect(unknown.status).toBe(404)
-    const traversal = await fetch(`${server.url}/assets/..%2F..%2Fpackage.json`)
+    const traversal = await fetch(`${session.server.url}/assets/..%2F..%2Fpackage.json`)
     expect(traversal.status).toBe(404)
   })
 
   it("signs in with a key kept in sessionStorage only, and says why a key is refused", async () => {
-    const { page, problems, close } = await openPage(browser, `${server.url}/`)
+    const { page, problems, close } = await openPage(session.browser, `${session.server.url}/`)
     await page.getByRole("button", { name: "Sign in as Demo Pro, all scopes" }).waitFor()
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "sign-in-1280")
@@ -121,7 +104,7 @@ describe("the trading interface", () => {
     await page.getByLabel("Currency").selectOption("EUR")
     await page.getByRole("button", { name: "Search" }).click()
     await page.getByRole("heading", { name: "Price of ETH" }).waitFor()
-    const expected = await api(server, "GET", "/market-data?token=ETH&currency=EUR")
+    const expected = await session.api("GET", "/market-data?token=ETH&currency=EUR")
     const price = new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR", maximumFractionDigits: 2 })
       .format(expected.body.data.price)
     await page.getByText(price, { exact: true }).first().waitFor()
@@ -154,7 +137,7 @@ describe("the trading interface", () => {
 
   it("swaps once on a double click, and follows the trade until it confirms", async () => {
     const { page, problems, close } = await signedIn(demoKeys.proAll)
-    const before = (await api(server, "GET", "/trades?limit=1", demoKeys.proAll)).body.data.total as number
+    const before = (await session.api("GET", "/trades?limit=1", demoKeys.proAll)).body.data.total as number
     await goTo(page, "Swap")
     const swap = page.getByRole("form", { name: "Swap" })
     await swap.getByLabel("Network").selectOption("solana")
@@ -174,17 +157,17 @@ describe("the trading interface", () => {
 
     await swap.getByRole("button", { name: "Swap" }).dblclick()
     await page.getByRole("status").filter({ hasText: "pending, broadcast and awaiting confirmation" }).waitFor()
-    const after = (await api(server, "GET", "/trades?limit=5", demoKeys.proAll)).body.data
+    const after = (await session.api("GET", "/trades?limit=5", demoKeys.proAll)).body.data
     expect(after.total).toBe(before + 1)
     const tradeId = after.trades[0].id as string
 
     await advanceClock(page, "30", "seconds")
-    expect((await api(server, "GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
+    expect((await session.api("GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data.status).toBe("confirmed")
     await goTo(page, "History")
     const row = page.getByRole("row").filter({ hasText: "2 SOL → USDC" }).filter({ hasText: "confirmed" })
     await row.waitFor()
     // The row reads the trade's amounts short, exact in their titles and, opened, as text to copy.
-    const confirmed = (await api(server, "GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data
+    const confirmed = (await session.api("GET", `/trades/${tradeId}`, demoKeys.proAll)).body.data
     const [amountIn, received] = await shownAmounts(row, 2)
     expectShortForm(amountIn, confirmed.amountIn, "SOL")
     expectShortForm(received, confirmed.amountOut, "USDC")
@@ -209,7 +192,7 @@ describe("the trading interface", () => {
     await swap.getByRole("button", { name: "Swap" }).click()
     await page.getByRole("status").filter({ hasText: "awaiting your wallet's approval" }).waitFor()
     await screenshot(page, "swap-awaiting-approval-1280")
-    const trade = (await api(server, "GET", "/trades?limit=1", demoKeys.freeAll)).body.data.trades[0]
+    const trade = (await session.api("GET", "/trades?limit=1", demoKeys.freeAll)).body.data.trades[0]
     expect(trade.status).toBe("pending")
     expect(trade.txHash).toBeUndefined()
 
@@ -219,7 +202,9 @@ describe("the trading interface", () => {
     await screenshot(page, "simulator-1280")
     expect(await seriousViolations(page)).toEqual([])
     await advanceClock(page, "5", "minutes")
-    expect((await api(server, "GET", `/trades/${trade.id}`, demoKeys.freeAll)).body.data.status).toBe("confirmed")
+    expect((await session.api("GET", `/trades/${trade.id}`, demoKeys.freeAll)).body.data.status).toBe(
+      "confirmed"
+    )
     expect(problems).toEqual([])
     await close()
   })
@@ -240,7 +225,7 @@ describe("the trading interface", () => {
     await create.getByRole("status").filter({ hasText: "Alert created: SOL above 500 USD" }).waitFor()
     const list = page.getByRole("list", { name: "Alerts" })
     await list.getByText("SOL above 500 USD").waitFor()
-    const alerts = (await api(server, "GET", "/alerts?status=active", demoKeys.proAll)).body.data.alerts
+    const alerts = (await session.api("GET", "/alerts?status=active", demoKeys.proAll)).body.data.alerts
     expect(alerts.some((alert: any) => alert.targetPrice === 500 && alert.token === "SOL")).toBe(true)
     expect(await seriousViolations(page)).toEqual([])
     await screenshot(page, "alerts-1280")
@@ -264,7 +249,7 @@ describe("the trading interface", () => {
     await list.getByText("SOL above 500 USD").waitFor()
     await row.getByRole("button", { name: "Delete alert SOL above 500 USD" }).click()
     await page.getByText("No alerts that are disabled.").waitFor()
-    const left = (await api(server, "GET", "/alerts", demoKeys.proAll)).body.data.alerts
+    const left = (await session.api("GET", "/alerts", demoKeys.proAll)).body.data.alerts
     expect(left.some((alert: any) => alert.targetPrice === 500)).toBe(false)
     await screenshot(page, "alerts-empty-1280")
     expect(problems).toEqual([])
@@ -273,7 +258,7 @@ describe("the trading interface", () => {
 
   it("reads the rate limit, and holds live updates back for Retry-After after a 429", async () => {
     const limited = await startServer({ ...manualScenario, rateLimits: { free: 8 } })
-    const opened = await openPage(browser, `${limited.url}/`)
+    const opened = await openPage(session.browser, `${limited.url}/`)
     const { page } = opened
     try {
       await signIn(page, demoKeys.freeAll)
@@ -340,7 +325,7 @@ describe("the trading interface", () => {
     const controlKey = "browser-test-control-key-0123456789"
     const remote = await startServer(manualScenario, { HOST: "0.0.0.0", SIM_CONTROL_KEY: controlKey })
     try {
-      const { page, close } = await openPage(browser, `${remote.url}/`, 1280)
+      const { page, close } = await openPage(session.browser, `${remote.url}/`, 1280)
       await signIn(page, demoKeys.freeAll)
       await goTo(page, "Simulator")
       // The server refuses the panel's first calls (401): it asks for the key.

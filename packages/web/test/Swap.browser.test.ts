@@ -10,17 +10,16 @@
 // form guards its amount and price the same way; every screen at
 // 390 px has no sideways scroll and no clipped card content; a Pro key sees no alert limit, a Free
 // key its count against 5; the key in use is named and marked; a realtime clock offers no advance.
-import type { Browser, Page, Request } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page, Request } from "playwright-core"
+import { describe, expect, it } from "vitest"
 import {
   api,
+  browserSession,
   chooseToken,
   demoKeys,
   goTo,
-  launchBrowser,
   manualScenario,
   openPage,
-  type RunningServer,
   screenshot,
   seriousViolations,
   signIn,
@@ -47,32 +46,22 @@ const scenario = {
   )
 }
 
-let server: RunningServer
-let browser: Browser
-
-beforeAll(async () => {
-  ;[server, browser] = await Promise.all([startServer(scenario), launchBrowser()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await server?.stop()
-})
-
-const signedIn = async (key: string, width = 1280) => {
-  const opened = await openPage(browser, `${server.url}/`, width)
-  await signIn(opened.page, key)
-  return opened
-}
+const session = browserSession(scenario)
+const { signedIn } = session
 
 const holding = async (key: string, token: string, network: string): Promise<string> => {
-  const portfolio = (await api(server, "GET", `/portfolio?network=${network}`, key)).body.data
+  const portfolio = (await session.api("GET", `/portfolio?network=${network}`, key)).body.data
   return portfolio.holdings.find((entry: any) => entry.token === token && entry.network === network)?.amount ?? "0"
 }
 
 /** The price impact (percent) the API quotes for selling `amountIn` SOL for USDC on solana. */
 const impact = async (amountIn: string) =>
-  (await api(server, "GET", `/quote?tokenIn=SOL&tokenOut=USDC&network=solana&amountIn=${amountIn}`, demoKeys.proAll))
+  (await api(
+    session.server,
+    "GET",
+    `/quote?tokenIn=SOL&tokenOut=USDC&network=solana&amountIn=${amountIn}`,
+    demoKeys.proAll
+  ))
     .body.data.priceImpact as number
 
 /** Every request to `path` (method and path) the page sends from now on. */
@@ -128,7 +117,7 @@ describe("the swap screen", () => {
     expect(tradeOnly.problems).toEqual([])
     await tradeOnly.close()
 
-    const { page, problems, close } = await openPage(browser, `${server.url}/`)
+    const { page, problems, close } = await openPage(session.browser, `${session.server.url}/`)
     await page.route("**/v1/tokens", (route) => route.abort("connectionrefused"))
     await signIn(page, demoKeys.proAll)
     await goTo(page, "Swap")
@@ -269,8 +258,8 @@ describe("words that are true for the user", () => {
 
     const free = await signedIn(demoKeys.freeAll)
     await goTo(free.page, "Alerts")
-    const used = (await api(server, "GET", "/alerts?status=active&limit=1", demoKeys.freeAll)).body.data.total +
-      (await api(server, "GET", "/alerts?status=triggered&limit=1", demoKeys.freeAll)).body.data.total
+    const used = (await session.api("GET", "/alerts?status=active&limit=1", demoKeys.freeAll)).body.data.total +
+      (await session.api("GET", "/alerts?status=triggered&limit=1", demoKeys.freeAll)).body.data.total
     await free.page.getByText(`${used} of 5 alerts active or triggered (the Free plan's limit).`).waitFor()
     expect(free.problems).toEqual([])
     await free.close()
@@ -320,7 +309,7 @@ describe("words that are true for the user", () => {
       clock: { mode: "realtime", start: "2026-01-01T00:00:00Z", speed: 1 }
     })
     try {
-      const opened = await openPage(browser, `${realtime.url}/`)
+      const opened = await openPage(session.browser, `${realtime.url}/`)
       await signIn(opened.page, demoKeys.proAll)
       await goTo(opened.page, "Simulator")
       await opened.page.getByText("This clock runs in real time, so it cannot be advanced.").waitFor()
@@ -333,7 +322,7 @@ describe("words that are true for the user", () => {
   })
 
   it("fits 390 px on every screen: no sideways scroll, nothing clipped in the cards", async () => {
-    const signIn390 = await openPage(browser, `${server.url}/`, 390)
+    const signIn390 = await openPage(session.browser, `${session.server.url}/`, 390)
     await signIn390.page.getByRole("button", { name: "Sign in as Demo Pro, all scopes" }).waitFor()
     expect(await seriousViolations(signIn390.page)).toEqual([])
     await screenshot(signIn390.page, "sign-in-390")

@@ -10,7 +10,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, chromium, type Locator, type Page } from "playwright-core"
-import { expect } from "vitest"
+import { afterAll, beforeAll, expect } from "vitest"
 import { holdInterface } from "./interfaceLock.ts"
 
 const root = new URL("../../../", import.meta.url).pathname
@@ -120,6 +120,51 @@ export const signIn = async (page: Page, key: string) => {
   await page.getByLabel("API key").fill(key)
   await page.getByRole("button", { name: "Sign in", exact: true }).click()
   await page.getByRole("navigation", { name: "Screens" }).waitFor()
+}
+
+/** The server and the browser a test file runs against (`browserSession`), with the steps every test takes. */
+export interface BrowserSession {
+  readonly server: RunningServer
+  readonly browser: Browser
+  /** A fresh tab on the interface, `width` pixels wide, signed in with `key`. */
+  readonly signedIn: (key: string, width?: number) => ReturnType<typeof openPage>
+  /** `api` on this session's server. */
+  readonly api: (method: string, path: string, key?: string, body?: unknown) => ReturnType<typeof api>
+}
+
+/**
+ * The standalone server on `scenario` and a browser, for the tests of one file: both started
+ * before its first test and stopped after its last. Read `server` and `browser` inside tests,
+ * once they have started.
+ */
+export const browserSession = (scenario: ScenarioFile = manualScenario): BrowserSession => {
+  let started: { readonly server: RunningServer; readonly browser: Browser } | undefined
+  beforeAll(async () => {
+    const [server, browser] = await Promise.all([startServer(scenario), launchBrowser()])
+    started = { server, browser }
+  })
+  afterAll(async () => {
+    await started?.browser.close()
+    await started?.server.stop()
+  })
+  const running = () => {
+    if (started === undefined) throw new Error("the server and the browser are read before they started")
+    return started
+  }
+  return {
+    get server() {
+      return running().server
+    },
+    get browser() {
+      return running().browser
+    },
+    signedIn: async (key, width = 1280) => {
+      const opened = await openPage(running().browser, `${running().server.url}/`, width)
+      await signIn(opened.page, key)
+      return opened
+    },
+    api: (method, path, key, body) => api(running().server, method, path, key, body)
+  }
 }
 
 export const goTo = async (page: Page, screen: string) => {
