@@ -17,6 +17,7 @@ import { type FaultKind, faultKinds } from "../src/chain/Faults.ts"
 import { Simulation, type SimulationSnapshot, type StepReport } from "../src/Simulation.ts"
 import { SimulationState } from "../src/SimulationState.ts"
 import { longestBoundMs, scenarioOf, toJson, tokensOn, workloadArb, workloadTokens } from "./SimulatorWorkload.ts"
+import { decideArb, faultArb, priceArb, swapArb, whaleArb } from "./WorkloadCalls.ts"
 
 type Call =
   | {
@@ -36,48 +37,21 @@ type Call =
   | { readonly kind: "defer"; readonly ms: number }
   | { readonly kind: "advance"; readonly ms: number }
 
-const networkArb = fc.constantFrom(...networks)
-
 const callArb: fc.Arbitrary<Call> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant("submit" as const),
-      account: fc.nat(1),
-      network: networkArb,
-      tokenIn: fc.nat(4),
-      tokenOut: fc.nat(3),
+    arbitrary: swapArb("submit", {
+      accounts: 2,
+      tokensIn: 5,
+      tokensOut: 4,
       permille: fc.integer({ min: 1, max: 1_000 }),
-      slippage: fc.constantFrom(0.1, 0.5, 3, 50)
+      slippages: [0.1, 0.5, 3, 50]
     })
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("decide" as const), pick: fc.nat(8), approve: fc.boolean() }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("fault" as const),
-      network: networkArb,
-      fault: fc.constantFrom(...faultKinds),
-      durationMs: fc.integer({ min: 1_000, max: 240_000 })
-    })
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant("price" as const),
-      token: fc.nat(workloadTokens.length - 1),
-      permille: fc.integer({ min: 800, max: 1_200 })
-    })
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("whale" as const),
-      network: networkArb,
-      token: fc.nat(4),
-      valueUsd: fc.integer({ min: 10_000, max: 5_000_000 })
-    })
-  },
+  { weight: 3, arbitrary: decideArb(9) },
+  { weight: 1, arbitrary: faultArb(faultKinds, 240_000) },
+  { weight: 2, arbitrary: priceArb(workloadTokens.length, { min: 800, max: 1_200 }) },
+  { weight: 1, arbitrary: whaleArb },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("notify" as const), pending: fc.boolean() }) },
   {
     weight: 2,

@@ -32,6 +32,7 @@ import type { Simulation } from "../src/Simulation.ts"
 import { SimulationState } from "../src/SimulationState.ts"
 import { layerSimulator } from "../src/Simulator.ts"
 import { SimulatorControl } from "../src/SimulatorControl.ts"
+import { decideArb, faultArb, priceArb, swapArb, whaleArb } from "./WorkloadCalls.ts"
 
 /** The two accounts every workload has: a Free one notified by email, a Pro one on telegram. */
 export const workloadAccounts = [
@@ -99,8 +100,6 @@ export interface Workload {
   readonly commands: ReadonlyArray<Command>
 }
 
-const networkArb = fc.constantFrom(...networks)
-
 const overrideArb: fc.Arbitrary<NetworkOverride> = fc
   .record({
     failureRate: fc.option(fc.constantFrom(0, 0.05, 0.3), { nil: undefined }),
@@ -123,50 +122,22 @@ const walletPlanArb: fc.Arbitrary<WalletPlan> = fc.record({
 export const commandArb: fc.Arbitrary<Command> = fc.oneof(
   {
     weight: 6,
-    arbitrary: fc.record({
-      kind: fc.constant("create" as const),
-      account: fc.nat(workloadAccounts.length - 1),
-      network: networkArb,
-      tokenIn: fc.nat(4),
-      tokenOut: fc.nat(3),
+    arbitrary: swapArb("create", {
+      accounts: workloadAccounts.length,
+      tokensIn: 5,
+      tokensOut: 4,
       permille: fc.oneof(
         { weight: 6, arbitrary: fc.integer({ min: 0, max: 1_000 }) },
         { weight: 1, arbitrary: fc.integer({ min: 1_001, max: 1_500 }) },
         { weight: 1, arbitrary: fc.constantFrom(1_000, 1_001) }
       ),
-      slippage: fc.constantFrom(0.01, 0.1, 0.5, 3, 50)
+      slippages: [0.01, 0.1, 0.5, 3, 50]
     })
   },
-  {
-    weight: 3,
-    arbitrary: fc.record({ kind: fc.constant("decide" as const), pick: fc.nat(12), approve: fc.boolean() })
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant("price" as const),
-      token: fc.nat(workloadTokens.length - 1),
-      permille: fc.integer({ min: 700, max: 1_300 })
-    })
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("fault" as const),
-      network: networkArb,
-      fault: fc.constantFrom<FaultKind>("outage", "congestion", "gas_spike"),
-      durationMs: fc.integer({ min: 1_000, max: 240_000 })
-    })
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("whale" as const),
-      network: networkArb,
-      token: fc.nat(4),
-      valueUsd: fc.integer({ min: 10_000, max: 5_000_000 })
-    })
-  },
+  { weight: 3, arbitrary: decideArb(13) },
+  { weight: 2, arbitrary: priceArb(workloadTokens.length, { min: 700, max: 1_300 }) },
+  { weight: 1, arbitrary: faultArb(["outage", "congestion", "gas_spike"], 240_000) },
+  { weight: 1, arbitrary: whaleArb },
   {
     weight: 1,
     arbitrary: fc.record({

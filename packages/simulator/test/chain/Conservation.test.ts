@@ -23,6 +23,7 @@ import { tradeCompletionBoundMs } from "../../src/chain/ChainEngine.ts"
 import type { FaultKind } from "../../src/chain/Faults.ts"
 import { defaultNetworkParams } from "../../src/chain/NetworkParams.ts"
 import type { LedgerLine, WalletSpec } from "../../src/chain/WalletBook.ts"
+import { decideArb, faultArb, swapArb } from "../WorkloadCalls.ts"
 import { defaultPrices, kindOf, makeWorld, startTrade, toJson, tokensOn, type World } from "./harness.ts"
 
 const accounts = ["acct_p", "acct_q"] as const
@@ -56,35 +57,20 @@ interface Workload {
   readonly commands: ReadonlyArray<Command>
 }
 
-const networkArb = fc.constantFrom(...networks)
-
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
   {
     weight: 5,
-    arbitrary: fc.record({
-      kind: fc.constant("submit" as const),
-      account: fc.nat(accounts.length - 1),
-      network: networkArb,
-      tokenIn: fc.nat(3),
-      tokenOut: fc.nat(3),
+    arbitrary: swapArb("submit", {
+      accounts: accounts.length,
+      tokensIn: 4,
+      tokensOut: 4,
       // Up to 110% of the free balance: some submits are refused for insufficient balance.
       permille: fc.integer({ min: 1, max: 1100 }),
-      slippage: fc.constantFrom(0.1, 0.5, 1, 5, 50)
+      slippages: [0.1, 0.5, 1, 5, 50]
     })
   },
-  {
-    weight: 3,
-    arbitrary: fc.record({ kind: fc.constant("decide" as const), pick: fc.nat(20), approve: fc.boolean() })
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant("fault" as const),
-      network: networkArb,
-      fault: fc.constantFrom<FaultKind>("outage", "congestion", "gas_spike"),
-      durationMs: fc.integer({ min: 1_000, max: 300_000 })
-    })
-  },
+  { weight: 3, arbitrary: decideArb(21) },
+  { weight: 1, arbitrary: faultArb(["outage", "congestion", "gas_spike"], 300_000) },
   {
     weight: 2,
     arbitrary: fc.record({
