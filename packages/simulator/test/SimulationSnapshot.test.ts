@@ -10,29 +10,22 @@
 // snapshot is refused by a scenario with another seed, start or wallets, or another version; `layerFrom` restores.
 import { assert, describe, it } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
-import { type Network, networks, swapOutcome } from "@swapdesk/core"
+import { networks, swapOutcome } from "@swapdesk/core"
 import { Effect } from "effect"
 import { deserialize, serialize } from "node:v8"
-import { type FaultKind, faultKinds } from "../src/chain/Faults.ts"
+import { faultKinds } from "../src/chain/Faults.ts"
 import { Simulation, type SimulationSnapshot, type StepReport } from "../src/Simulation.ts"
 import { SimulationState } from "../src/SimulationState.ts"
 import { longestBoundMs, scenarioOf, toJson, tokensOn, workloadArb, workloadTokens } from "./SimulatorWorkload.ts"
 import { decideArb, faultArb, priceArb, swapArb, whaleArb } from "./WorkloadCalls.ts"
+import type { DecideCall, FaultCall, PriceCall, SwapCall, WhaleCall } from "./WorkloadCalls.ts"
 
 type Call =
-  | {
-    readonly kind: "submit"
-    readonly account: number
-    readonly network: Network
-    readonly tokenIn: number
-    readonly tokenOut: number
-    readonly permille: number
-    readonly slippage: number
-  }
-  | { readonly kind: "decide"; readonly pick: number; readonly approve: boolean }
-  | { readonly kind: "fault"; readonly network: Network; readonly fault: FaultKind; readonly durationMs: number }
-  | { readonly kind: "price"; readonly token: number; readonly permille: number }
-  | { readonly kind: "whale"; readonly network: Network; readonly token: number; readonly valueUsd: number }
+  | SwapCall<"submit">
+  | DecideCall
+  | FaultCall
+  | PriceCall
+  | WhaleCall
   | { readonly kind: "notify"; readonly pending: boolean }
   | { readonly kind: "defer"; readonly ms: number }
   | { readonly kind: "advance"; readonly ms: number }

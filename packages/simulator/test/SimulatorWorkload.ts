@@ -24,7 +24,6 @@ import {
   Trades
 } from "@swapdesk/core"
 import { Effect, Layer, Option } from "effect"
-import type { FaultKind } from "../src/chain/Faults.ts"
 import { defaultNetworkParams } from "../src/chain/NetworkParams.ts"
 import { defaultMarketParams } from "../src/market/MarketParams.ts"
 import { decodeScenario, type ScenarioFile } from "../src/Scenario.ts"
@@ -33,6 +32,7 @@ import { SimulationState } from "../src/SimulationState.ts"
 import { layerSimulator } from "../src/Simulator.ts"
 import { SimulatorControl } from "../src/SimulatorControl.ts"
 import { decideArb, faultArb, priceArb, swapArb, whaleArb } from "./WorkloadCalls.ts"
+import type { DecideCall, FaultCall, PriceCall, SwapCall, WhaleCall } from "./WorkloadCalls.ts"
 
 /** The two accounts every workload has: a Free one notified by email, a Pro one on telegram. */
 export const workloadAccounts = [
@@ -68,20 +68,11 @@ export interface NetworkOverride {
 }
 
 export type Command =
-  | {
-    readonly kind: "create"
-    readonly account: number
-    readonly network: Network
-    readonly tokenIn: number
-    readonly tokenOut: number
-    /** Share of the free balance in permille: up to 150%, so some trades ask for more than there is. */
-    readonly permille: number
-    readonly slippage: number
-  }
-  | { readonly kind: "decide"; readonly pick: number; readonly approve: boolean }
-  | { readonly kind: "price"; readonly token: number; readonly permille: number }
-  | { readonly kind: "fault"; readonly network: Network; readonly fault: FaultKind; readonly durationMs: number }
-  | { readonly kind: "whale"; readonly network: Network; readonly token: number; readonly valueUsd: number }
+  | SwapCall<"create">
+  | DecideCall
+  | PriceCall
+  | FaultCall
+  | WhaleCall
   | {
     readonly kind: "alert"
     readonly account: number

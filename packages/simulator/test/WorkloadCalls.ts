@@ -5,10 +5,26 @@
  * arbitrary is the same combinator whatever tunes it, so a pinned seed draws the same calls.
  */
 import { fc } from "@fast-check/vitest"
-import { networks } from "@swapdesk/core"
+import { type Network, networks } from "@swapdesk/core"
 import type { FaultKind } from "../src/chain/Faults.ts"
 
 export const networkArb = fc.constantFrom(...networks)
+
+/** A swap as `swapArb(kind, …)` draws it. */
+export interface SwapCall<K extends string> {
+  readonly kind: K
+  readonly account: number
+  readonly network: Network
+  readonly tokenIn: number
+  readonly tokenOut: number
+  /** Share of the free balance in permille (some workloads go past 1,000, so more than there is). */
+  readonly permille: number
+  readonly slippage: number
+}
+export type DecideCall = Readonly<{ kind: "decide"; pick: number; approve: boolean }>
+export type FaultCall = Readonly<{ kind: "fault"; network: Network; fault: FaultKind; durationMs: number }>
+export type PriceCall = Readonly<{ kind: "price"; token: number; permille: number }>
+export type WhaleCall = Readonly<{ kind: "whale"; network: Network; token: number; valueUsd: number }>
 
 /**
  * A swap of `account` on a network, from its `tokenIn`-th token to its `tokenOut`-th, for

@@ -20,10 +20,9 @@ import {
   tradeTransitions
 } from "@swapdesk/core"
 import { tradeCompletionBoundMs } from "../../src/chain/ChainEngine.ts"
-import type { FaultKind } from "../../src/chain/Faults.ts"
 import { defaultNetworkParams } from "../../src/chain/NetworkParams.ts"
 import type { LedgerLine, WalletSpec } from "../../src/chain/WalletBook.ts"
-import { decideArb, faultArb, swapArb } from "../WorkloadCalls.ts"
+import { decideArb, type DecideCall, faultArb, type FaultCall, swapArb, type SwapCall } from "../WorkloadCalls.ts"
 import { defaultPrices, kindOf, makeWorld, startTrade, toJson, tokensOn, type World } from "./harness.ts"
 
 const accounts = ["acct_p", "acct_q"] as const
@@ -36,17 +35,9 @@ interface WalletPlan {
 }
 
 type Command =
-  | {
-    readonly kind: "submit"
-    readonly account: number
-    readonly network: Network
-    readonly tokenIn: number
-    readonly tokenOut: number
-    readonly permille: number
-    readonly slippage: number
-  }
-  | { readonly kind: "decide"; readonly pick: number; readonly approve: boolean }
-  | { readonly kind: "fault"; readonly network: Network; readonly fault: FaultKind; readonly durationMs: number }
+  | SwapCall<"submit">
+  | DecideCall
+  | FaultCall
   | { readonly kind: "price"; readonly symbol: string; readonly permille: number }
   | { readonly kind: "advance"; readonly ms: number }
 
