@@ -1,13 +1,12 @@
 // Proves the interface's first load stays small: on the standalone server started as a user starts
 // it, Debian's Chromium opens the sign-in page and every byte it receives until the page is idle
-// (headers and bodies as sent, measured by the session.browser) adds up to at most 150 KB, without the
+// (headers and bodies as sent, measured by the browser) adds up to at most 150 KB, without the
 // OpenAPI document; and every built file is served brotli- or gzip-compressed as `Accept-Encoding`
 // asks, byte for byte the build's compressed copy, with `Vary: Accept-Encoding`, read over a raw
 // HTTP connection that decodes nothing.
 import { readdirSync, readFileSync } from "node:fs"
 import { request } from "node:http"
 import { join, relative, sep } from "node:path"
-
 import { describe, expect, it } from "vitest"
 import { interfaceDirectory } from "../src/InterfaceRoutes.ts"
 import { browserSession, openPage } from "./browser.ts"
