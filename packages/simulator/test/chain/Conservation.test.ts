@@ -23,7 +23,16 @@ import { tradeCompletionBoundMs } from "../../src/chain/ChainEngine.ts"
 import { defaultNetworkParams } from "../../src/chain/NetworkParams.ts"
 import type { LedgerLine, WalletSpec } from "../../src/chain/WalletBook.ts"
 import { decideArb, type DecideCall, faultArb, type FaultCall, swapArb, type SwapCall } from "../WorkloadCalls.ts"
-import { defaultPrices, kindOf, makeWorld, startTrade, toJson, tokensOn, type World } from "./harness.ts"
+import {
+  defaultPrices,
+  kindOf,
+  makeWorld,
+  startTrade,
+  toJson,
+  tokensOn,
+  type TradeArgs,
+  type World
+} from "./harness.ts"
 
 const accounts = ["acct_p", "acct_q"] as const
 
@@ -123,13 +132,8 @@ const walletSpecs = (workload: Workload): Array<WalletSpec> =>
     })
   )
 
-interface TradeTrack {
-  readonly tradeId: string
-  readonly accountId: string
-  readonly network: Network
-  readonly tokenIn: string
-  readonly tokenOut: string
-  readonly amountIn: bigint
+/** A started trade (what it was started with, less the slippage) and how far it has come. */
+interface TradeTrack extends Omit<TradeArgs, "slippage"> {
   readonly submittedAt: number
   stage: TradeStage
   amountOut: bigint
@@ -254,28 +258,16 @@ const run = (workload: Workload): RunResult => {
         const free = world.wallets.free(accountId, command.network, tokenIn)
         const amountIn = (free * BigInt(command.permille)) / 1000n
         if (amountIn === 0n) break
-        const tradeId = `trd_${nextTrade++}`
-        const events = startTrade(world, {
-          tradeId,
-          accountId,
-          network: command.network,
-          tokenIn,
-          tokenOut,
-          amountIn,
-          slippage: command.slippage
-        })
+        const args = { tradeId: `trd_${nextTrade++}`, accountId, network: command.network, tokenIn, tokenOut, amountIn }
+        const { tradeId } = args
+        const events = startTrade(world, { ...args, slippage: command.slippage })
         if (events === undefined) {
           assert.isTrue(amountIn > free, "refused only for want of free balance")
           checkMovement(before, snapshot(world), undefined, undefined)
           break
         }
         const trade: TradeTrack = {
-          tradeId,
-          accountId,
-          network: command.network,
-          tokenIn,
-          tokenOut,
-          amountIn,
+          ...args,
           submittedAt: world.loop.now,
           stage: "awaiting_approval",
           amountOut: 0n,
