@@ -16,7 +16,7 @@
 // same calls, write the same event log byte for byte.
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { type AddressInfo, connect, createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -24,6 +24,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { holdInterface } from "../../web/test/interfaceLock.ts"
 import { keys, testScenario } from "./harness.ts"
+import { type MainServer as Running, startServerProcess } from "./mainServer.ts"
 import { eventually, providersStandIn, smtpStandIn } from "./standIns.ts"
 import { waitUntil } from "./waitUntil.ts"
 
@@ -37,37 +38,13 @@ const writeScenario = (name: string, scenario: unknown): string => {
   return path
 }
 
-interface Running {
-  readonly child: ChildProcess
-  readonly baseUrl: string
-  readonly output: () => string
-  readonly exited: Promise<number | null>
-}
-
 /**
  * The server in a child process, by `node main.ts` or by `command` (run in the repository's root),
  * on a port the system picks (read back from its listening line): a port chosen here could be taken
  * by another process on the machine in the meantime.
  */
 const start = (env: Record<string, string>, command?: ReadonlyArray<string>): Promise<Running> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(command?.[0] ?? process.execPath, command?.slice(1) ?? [mainPath], {
-      cwd: repoRoot,
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
-      // Reached on loopback whatever HOST is: the tests call from this machine only.
-      if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
-    }
-    child.stdout!.on("data", onData)
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
-    void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
-  })
+  startServerProcess(env, { command, cwd: repoRoot })
 
 /**
  * One request, on a connection of its own that closes after the answer unless `keepAlive`: a stopping

@@ -1,6 +1,7 @@
 /**
  * The live server as operators run it: `main.ts` in a child process on an ephemeral port, its
- * environment given, ready once it logs where it listens (`startMainServer`), stopped by a signal
+ * environment given, ready once it logs where it listens (`startMainServer`, or
+ * `startServerProcess` for another command or directory), stopped by a signal
  * (`stopMainServer`); on the devnet, with the environment the devnet writes (`devnetServerEnv`) and
  * a network reached through a relay of the test (`routeNetworkThrough`); and a client of its API
  * (`mainServerCall`).
@@ -20,11 +21,26 @@ export interface MainServer {
   readonly exited: Promise<number | null>
 }
 
-/** Starts `main.ts` with `env` added to this process's; fails with its output when it exits before listening. */
-export const startMainServer = (env: Record<string, string>): Promise<MainServer> =>
+/** How to run a server process other than by `node main.ts` in this process's directory. */
+export interface ServerProcessOptions {
+  /** The command and its arguments, run instead of `node main.ts`. */
+  readonly command?: ReadonlyArray<string> | undefined
+  /** The directory it runs in. */
+  readonly cwd?: string | undefined
+}
+
+/**
+ * Starts a server process (by default `node main.ts`) with `env` added to this process's, on a port the
+ * system picks (read back from its listening line); fails with its output when it exits before listening.
+ */
+export const startServerProcess = (
+  env: Record<string, string>,
+  options: ServerProcessOptions = {}
+): Promise<MainServer> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainPath], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", ...env },
+    const child = spawn(options.command?.[0] ?? process.execPath, options.command?.slice(1) ?? [mainPath], {
+      cwd: options.cwd,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
@@ -32,12 +48,17 @@ export const startMainServer = (env: Record<string, string>): Promise<MainServer
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
       const match = /listening on http:\/\/[^\s]+:([0-9]+)/.exec(output)
+      // Reached on loopback whatever HOST is: the tests call from this machine only.
       if (match !== null) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output, exited })
     }
     child.stdout.on("data", onData)
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()))
     void exited.then((code) => reject(new Error(`server exited ${code} before listening:\n${output}`)))
   })
+
+/** Starts `main.ts` with `env` added to this process's, logging JSON unless `env` says otherwise. */
+export const startMainServer = (env: Record<string, string>): Promise<MainServer> =>
+  startServerProcess({ LOG_FORMAT: "json", ...env })
 
 /** Sends `signal` to a server still running, and waits for it to exit. */
 export const stopMainServer = async (server: MainServer | undefined, signal: "SIGTERM" | "SIGKILL") => {
