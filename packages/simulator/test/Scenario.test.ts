@@ -124,41 +124,41 @@ describe("decodeScenario refuses, naming the field and the value", () => {
     expectOnlyIssue(broken((s) => (s.networks.polygon = { failureRate: 0 })), "networks.polygon", { failureRate: 0 })
   })
 
-  it("a balance in a token that does not exist", () => {
-    expectOnlyIssue(
-      broken((s) => (s.accounts[0].wallets[0].balances.FOO = "1")),
-      "accounts.0.wallets.0.balances.FOO",
-      "FOO",
-      /not a supported token/
-    )
-  })
-
-  it("a balance in a lower-case symbol", () => {
-    expectOnlyIssue(
-      broken((s) => (s.accounts[0].wallets[0].balances.usdt = "1")),
-      "accounts.0.wallets.0.balances.usdt",
-      "usdt",
-      /upper-case/
-    )
-  })
-
-  it("a balance in a token that is not on the wallet's network", () => {
-    expectOnlyIssue(
-      broken((s) => (s.accounts[0].wallets[0].balances.ARB = "1")),
-      "accounts.0.wallets.0.balances.ARB",
-      "ARB",
-      /not available on solana/
-    )
-  })
-
-  it("a balance with more decimals than its token has", () => {
-    expectOnlyIssue(
-      broken((s) => (s.accounts[0].wallets[0].balances.USDC = "1.1234567")),
-      "accounts.0.wallets.0.balances.USDC",
-      "1.1234567",
-      /7 decimal places.*at most 6/
-    )
-  })
+  // Each puts one balance into the first wallet (on Solana); the issue names the value it found.
+  const badBalances = [
+    {
+      title: "a balance in a token that does not exist",
+      symbol: "FOO",
+      amount: "1",
+      found: "FOO",
+      message: /not a supported token/
+    },
+    { title: "a balance in a lower-case symbol", symbol: "usdt", amount: "1", found: "usdt", message: /upper-case/ },
+    {
+      title: "a balance in a token that is not on the wallet's network",
+      symbol: "ARB",
+      amount: "1",
+      found: "ARB",
+      message: /not available on solana/
+    },
+    {
+      title: "a balance with more decimals than its token has",
+      symbol: "USDC",
+      amount: "1.1234567",
+      found: "1.1234567",
+      message: /7 decimal places.*at most 6/
+    }
+  ]
+  for (const { title, symbol, amount, found, message } of badBalances) {
+    it(title, () => {
+      expectOnlyIssue(
+        broken((s) => (s.accounts[0].wallets[0].balances[symbol] = amount)),
+        `accounts.0.wallets.0.balances.${symbol}`,
+        found,
+        message
+      )
+    })
+  }
 
   it("a balance that is not a plain decimal", () => {
     for (const bad of ["-1", "1e3", "00", "1.", " 1"]) {
