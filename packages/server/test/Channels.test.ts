@@ -52,6 +52,9 @@ const world = Effect.gen(function*() {
 })
 
 const create = (body: Record<string, unknown>) => call("POST", "/v1/alerts", { key: keys.bobAll, body })
+/** A price alert on `token` when it goes `condition` `targetPrice` USD, sent on `channel`. */
+const createPriceAlert = (token: string, condition: "above" | "below", targetPrice: number, channel: string) =>
+  create({ type: "price", token, condition, targetPrice, channel })
 const outboxOf = (alertId: string) =>
   Effect.map(
     call("GET", "/v1/sim/outbox"),
@@ -74,13 +77,7 @@ describe("real channels", () => {
     Effect.scoped(Effect.gen(function*() {
       const { providers, server, smtp } = yield* world
       yield* Effect.gen(function*() {
-        const price = yield* create({
-          type: "price",
-          token: "SOL",
-          condition: "above",
-          targetPrice: 400,
-          channel: "email"
-        })
+        const price = yield* createPriceAlert("SOL", "above", 400, "email")
         const whale = yield* create({ type: "whale", token: "USDC", minValueUsd: 50_000_000, channel: "telegram" })
         const volume = yield* create({ type: "volume", token: "JUP", multiplier: 2, channel: "push" })
         const portfolio = yield* create({ type: "portfolio", changePercent: 50, channel: "email" })
@@ -135,13 +132,7 @@ describe("real channels", () => {
       const { providers, server } = yield* world
       yield* Effect.gen(function*() {
         providers.setTelegram({ _tag: "fail", times: 2, status: 502 })
-        const alert = yield* create({
-          type: "price",
-          token: "ETH",
-          condition: "above",
-          targetPrice: 10,
-          channel: "telegram"
-        })
+        const alert = yield* createPriceAlert("ETH", "above", 10, "telegram")
         const id = alert.body.data.id
         yield* advance(1_000)
         yield* outboxItem(id, (i) => i.attempts === 1 && i.status === "pending")
@@ -158,13 +149,7 @@ describe("real channels", () => {
         assert.isTrue(providers.telegram.every((r) => r.body === providers.telegram[0]!.body))
 
         providers.setTelegram({ _tag: "fail", times: 1_000, status: 500 })
-        const doomed = yield* create({
-          type: "price",
-          token: "ETH",
-          condition: "below",
-          targetPrice: 1e9,
-          channel: "telegram"
-        })
+        const doomed = yield* createPriceAlert("ETH", "below", 1e9, "telegram")
         const doomedId = doomed.body.data.id
         yield* advance(1_000)
         for (const [attempts, wait] of [[1, 5_000], [2, 30_000], [3, 120_000], [4, 600_000]] as const) {
@@ -183,25 +168,13 @@ describe("real channels", () => {
       const { providers, server, smtp } = yield* world
       yield* Effect.gen(function*() {
         providers.setTelegram({ _tag: "hang" })
-        const stuck = yield* create({
-          type: "price",
-          token: "WBTC",
-          condition: "above",
-          targetPrice: 1,
-          channel: "telegram"
-        })
+        const stuck = yield* createPriceAlert("WBTC", "above", 1, "telegram")
         yield* advance(1_000)
         yield* eventually("the Bot API stand-in to hold the request", () => providers.heldCount() === 1)
         // The market goes on while the request hangs.
         const moved = yield* advance(3_600_000)
         assert.strictEqual(moved.status, 200)
-        const other = yield* create({
-          type: "price",
-          token: "SOL",
-          condition: "below",
-          targetPrice: 1e6,
-          channel: "email"
-        })
+        const other = yield* createPriceAlert("SOL", "below", 1e6, "email")
         yield* advance(1_000)
         yield* eventually("the other alert's mail", () => smtp.mails.some((m) => m.raw.includes(other.body.data.id)))
         assert.strictEqual(providers.heldCount(), 1)
