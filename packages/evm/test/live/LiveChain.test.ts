@@ -162,25 +162,32 @@ const recordOf = (
   orderId: null
 })
 
-/** Submits a swap of 10 USDC with `minAmountOut` and stores its trade, as the use case would. */
-const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
-  runtime.runPromise(Effect.gen(function*() {
-    const chain = yield* Chain
-    const repository = yield* TradeRepository
-    const swap = { tokenIn: "USDC", tokenOut: "LINK", amountIn: parseUnits("10", 6), minAmountOut }
-    const [broadcast] = yield* chain.submit({
-      tradeId: id,
-      accountId: "acct_live",
-      walletAddress: wallet,
-      delegatedSigning: true,
-      network: "ethereum",
-      ...swap
-    })
+/** Submits `swap` from the delegated wallet and stores its trade, as the use case would; fails unless broadcast. */
+const submitAndStore = (id: string, swap: Parameters<typeof recordOf>[1]) =>
+  Effect.gen(function*() {
+    const [broadcast] = yield* Chain.use((chain) =>
+      chain.submit({
+        tradeId: id,
+        accountId: "acct_live",
+        walletAddress: wallet,
+        delegatedSigning: true,
+        network: "ethereum",
+        ...swap
+      })
+    )
     if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
     const trade = recordOf(id, swap, broadcast)
-    yield* repository.insert(trade)
-    return trade
-  }))
+    yield* TradeRepository.use((r) => r.insert(trade))
+    return { trade, broadcast }
+  })
+
+/** Submits a swap of 10 USDC with `minAmountOut` and stores its trade, as the use case would. */
+const started = (runtime: ReturnType<typeof makeRuntime>, id: string, minAmountOut: bigint) =>
+  runtime.runPromise(
+    submitAndStore(id, { tokenIn: "USDC", tokenOut: "LINK", amountIn: parseUnits("10", 6), minAmountOut }).pipe(
+      Effect.map(({ trade }) => trade)
+    )
+  )
 
 describe("live ports on a node mining a block every second", () => {
   it("a delegated wallet's trade approves, swaps and confirms with what the chain moved", async () => {
@@ -249,23 +256,12 @@ describe("live ports on a node mining a block every second", () => {
       const runtime = makeRuntime(repositories)
       try {
         const submit = (i: number, tokenIn: string, amountIn: bigint) =>
-          Effect.gen(function*() {
-            const swap = { tokenIn, tokenOut: tokenIn === "ETH" ? "USDC" : "LINK", amountIn, minAmountOut: 0n }
-            const id = `trade_concurrent_${i}`
-            const [broadcast] = yield* Chain.use((chain) =>
-              chain.submit({
-                tradeId: id,
-                accountId: "acct_live",
-                walletAddress: wallet,
-                delegatedSigning: true,
-                network: "ethereum",
-                ...swap
-              })
-            )
-            if (broadcast?._tag !== "Broadcast") throw new Error("not broadcast")
-            yield* TradeRepository.use((r) => r.insert(recordOf(id, swap, broadcast)))
-            return broadcast.txHash as Hash
-          })
+          submitAndStore(`trade_concurrent_${i}`, {
+            tokenIn,
+            tokenOut: tokenIn === "ETH" ? "USDC" : "LINK",
+            amountIn,
+            minAmountOut: 0n
+          }).pipe(Effect.map(({ broadcast }) => broadcast.txHash as Hash))
         const hashes = await runtime.runPromise(Effect.forEach(
           Array.from({ length: 21 }, (_, i) => i),
           // The 11th spends far more ETH than the wallet has: the node refuses it at broadcast.
