@@ -527,8 +527,9 @@ describe("what the index tells and measures after a reorganisation or a restart"
       const nonce = await f.owner.getTransactionCount({ address: f.owner.account.address, blockTag: "pending" })
       const buy = await signed(swapData(usdc, link, parseUnits("300000", 6)), nonce)
       const sell = await signed(swapData(link, usdc, parseUnits("40", 18)), nonce + 1)
-      await f.owner.sendRawTransaction({ serializedTransaction: buy })
-      const height = await headNumber()
+      const buyHash = await f.owner.sendRawTransaction({ serializedTransaction: buy })
+      // The buy's own block, from its receipt: anvil may answer the send before it has mined the block.
+      const height = (await f.owner.waitForTransactionReceipt({ hash: buyHash, pollingInterval: 50 })).blockNumber
       await mine(f, 2)
       await waitFor(() => told().length === 1)
       assert.deepInclude(told()[0]!, { symbol: "LINK", side: "buy", valueUsd: 300_000 })
