@@ -13,6 +13,13 @@ import { SECURITY_HEADERS } from "../src/SecurityHeaders.ts"
 const request = (path = "/v1/health", headers: Record<string, string> = {}) =>
   HttpServerRequest.fromWeb(new Request(`http://swapdesk.test${path}`, { headers }))
 
+/** The rate-limit headers the stamp adds for a request, from the figures recorded on it. */
+const rateLimitHeaders = (counted: ReturnType<typeof request>) => {
+  const headers: HeaderPairs = []
+  addRateLimitHeaders(counted, headers)
+  return headers
+}
+
 const page = "<html><script>go()</script><style>p{}</style></html>"
 
 describe("the response stamp", () => {
@@ -57,18 +64,14 @@ describe("the response stamp", () => {
 
 describe("the rate limiter's figures", () => {
   it("add nothing to a request the limiter did not count", () => {
-    const headers: HeaderPairs = []
-    addRateLimitHeaders(request(), headers)
-    expect(headers).toEqual([])
+    expect(rateLimitHeaders(request())).toEqual([])
   })
 
   it("become the RateLimit headers, the last decision recorded winning", () => {
     const counted = request()
     recordRateLimit(counted, { limit: 60, remaining: 59, resetSeconds: 41, over: false })
     recordRateLimit(counted, { limit: 600, remaining: 598, resetSeconds: 40, over: false })
-    const headers: HeaderPairs = []
-    addRateLimitHeaders(counted, headers)
-    expect(Object.fromEntries(headers)).toEqual({
+    expect(Object.fromEntries(rateLimitHeaders(counted))).toEqual({
       "ratelimit-limit": "600",
       "ratelimit-remaining": "598",
       "ratelimit-reset": "40"
@@ -78,9 +81,7 @@ describe("the rate limiter's figures", () => {
   it("add Retry-After, the seconds to the window's end, over the limit", () => {
     const refused = request()
     recordRateLimit(refused, { limit: 60, remaining: 0, resetSeconds: 12, over: true })
-    const headers: HeaderPairs = []
-    addRateLimitHeaders(refused, headers)
-    expect(Object.fromEntries(headers)).toEqual({
+    expect(Object.fromEntries(rateLimitHeaders(refused))).toEqual({
       "ratelimit-limit": "60",
       "ratelimit-remaining": "0",
       "ratelimit-reset": "12",
