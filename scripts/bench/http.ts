@@ -18,7 +18,7 @@
  * load generator), the CPU the server's process and this one used, and the server's CPU time per
  * response, which stays comparable when other work shares the machine.
  *
- * Targets run interleaved (raw, the three floors, market data, trade read) for `rounds` rounds; a ratio is
+ * Targets run interleaved (raw, the three floors, health, market data, trade read) for `rounds` rounds; a ratio is
  * taken within a round, against that round's baseline, and the table shows medians over rounds.
  *
  * Run alone with `node scripts/bench/http.ts`, or through `pnpm bench http`.
@@ -179,7 +179,10 @@ export const createTrades = async (servers: Servers): Promise<TradeIds> => ({
   apiRoutes: await createTrade(servers.apiUrl)
 })
 
-/** Baselines first: raw `node:http`, then the `effect/http` and the two HttpApi floors, then the two swapdesk routes. */
+/**
+ * Baselines first: raw `node:http`, then the `effect/http` and the two HttpApi floors, then the
+ * swapdesk routes: health (the cheapest) and the two the targets hold.
+ */
 export const targetsOf = (servers: Servers, tradeIds: TradeIds) =>
   ({
     raw: { name: "raw node:http, same body", url: `${servers.rawUrl}${MARKET_DATA_PATH}`, server: servers.raw },
@@ -198,6 +201,9 @@ export const targetsOf = (servers: Servers, tradeIds: TradeIds) =>
       url: `${servers.routesFloorUrl}${MARKET_DATA_PATH}`,
       server: servers.comparisons
     },
+    // No input, no key, nothing of the domain: what every answer of the API costs (admission, the
+    // rate limiter, the envelope, the stamp), to set beside the two routes the targets hold.
+    health: { name: "GET /v1/health", url: `${servers.apiUrl}/v1/health`, server: servers.api },
     marketData: {
       name: `GET ${MARKET_DATA_PATH}`,
       url: `${servers.apiUrl}${MARKET_DATA_PATH}`,
@@ -280,6 +286,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
       byName.floor,
       byName.apiFloor,
       byName.routesFloor,
+      byName.health,
       byName.marketData,
       byName.tradeRead
     ]
@@ -342,7 +349,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
       if (target === byName.routesFloor) {
         add("  ratio to HttpApiBuilder floor", formatRatio(ratioTo(runs, apiFloor)))
       }
-      if (target === byName.marketData || target === byName.tradeRead) {
+      if (target === byName.health || target === byName.marketData || target === byName.tradeRead) {
         add("  ratio to ApiRoutes floor", formatRatio(ratioTo(runs, routesFloor)))
       }
     }
