@@ -29,7 +29,8 @@ import { useResource } from "../ui/Resource.ts"
 import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, PayingFields, useTokenPair } from "../ui/TokenPair.tsx"
-import { isLive, loadWallet } from "../wallet/WalletState.ts"
+import { loadWallet } from "../wallet/LoadWallet.ts"
+import { isLive } from "../wallet/WalletState.ts"
 
 /** The order statuses, in the API's own words (`pending` is an open order, `confirmed` a filled one). */
 export const orderStatuses: ReadonlyArray<OrderStatus> = ["pending", "confirmed", "failed", "cancelled", "expired"]

@@ -30,7 +30,8 @@ import { useResource } from "../ui/Resource.ts"
 import { ErrorBox, Notice } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, PayingFields, useTokenPair } from "../ui/TokenPair.tsx"
-import { isLive, loadWallet } from "../wallet/WalletState.ts"
+import { loadWallet } from "../wallet/LoadWallet.ts"
+import { isLive } from "../wallet/WalletState.ts"
 
 const QUOTE_REFRESH_MS = 10_000
 const TYPING_PAUSE_MS = 350

@@ -6,7 +6,8 @@
  */
 import { useSignal } from "@preact/signals"
 import { short } from "../Format.ts"
-import { chainIdOf, hasBrowserWallet, isLive, loadWallet, walletAccount, walletChainId } from "../wallet/WalletState.ts"
+import { loadWallet } from "../wallet/LoadWallet.ts"
+import { chainIdOf, hasBrowserWallet, isLive, walletAccount, walletChainId } from "../wallet/WalletState.ts"
 import { ErrorBox } from "./States.tsx"
 
 export const BrowserWallet = ({ network }: { readonly network: string }) => {

@@ -1,7 +1,7 @@
 /**
  * The browser wallet as the screens see it: whether the page has one (an EIP-1193 provider at
  * `window.ethereum`), the account it connected and the chain it is on. What talks to it is
- * `ExternalWallet.ts`, loaded only when a live screen needs it (`loadWallet`), so the sign-in
+ * `ExternalWallet.ts`, loaded only when a live screen needs it (`LoadWallet.ts`), so the sign-in
  * page's first load carries none of it (docs/live.md, "Connecting a browser wallet").
  */
 import { signal } from "@preact/signals"
@@ -22,6 +22,3 @@ export const chainIdOf = (network: Network | string): number | undefined => heal
 
 /** Whether the server runs live, where the trades of a wallet without a delegated key are signed in the browser. */
 export const isLive = (): boolean => health.value?.backend === "live"
-
-/** The module that talks to the wallet, loaded on first use. */
-export const loadWallet = () => import("./ExternalWallet.ts")
