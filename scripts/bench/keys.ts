@@ -7,7 +7,14 @@
  *
  * Run alone with `node scripts/bench/keys.ts`, or through `pnpm bench keys`.
  */
-import { AccountRepository, ApiKeyEnvironment, ApiKeyRepository, MarketClock } from "@swapdesk/core"
+import {
+  AccountRepository,
+  ApiKeyEnvironment,
+  ApiKeyRepository,
+  layerMemoryAccountRepository,
+  layerMemoryApiKeyRepository,
+  MarketClock
+} from "@swapdesk/core"
 import { KeyAuthenticator } from "@swapdesk/http"
 import { NodeSecretHasher, sha256Hex } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
@@ -47,7 +54,7 @@ const Seed = Layer.effectDiscard(Effect.gen(function*() {
 /** The memory repository with `touch` doing nothing: the path without `lastUsedAt`. */
 const WithoutTouch = Layer.effect(
   ApiKeyRepository,
-  Effect.map(Effect.provide(ApiKeyRepository, ApiKeyRepository.layerMemory), (real) => ({
+  Effect.map(Effect.provide(ApiKeyRepository, layerMemoryApiKeyRepository), (real) => ({
     ...real,
     touch: () => {}
   }))
@@ -66,7 +73,7 @@ const timeCalls = (repository: Layer.Layer<ApiKeyRepository>): Promise<number> =
           Layer.provideMerge(Seed),
           Layer.provideMerge(Layer.mergeAll(
             repository,
-            AccountRepository.layerMemory,
+            layerMemoryAccountRepository,
             MovingClock,
             NodeSecretHasher,
             // The key is a simulator's (`sd_test_`), so the authenticator is told it serves one.
@@ -91,7 +98,7 @@ export const runKeysBench = async ({ runs }: { readonly runs: number }): Promise
     // Alternate which goes first, so that neither always runs on a warmer (or noisier) machine.
     const first = run % 2 === 0
     const b0 = first ? await timeCalls(WithoutTouch) : 0
-    const a = await timeCalls(ApiKeyRepository.layerMemory)
+    const a = await timeCalls(layerMemoryApiKeyRepository)
     const b = first ? b0 : await timeCalls(WithoutTouch)
     if (run === 0) continue
     withTouch.push(a)

@@ -6,7 +6,7 @@
  *
  * Run alone with `node scripts/bench/lists.ts`, or through `pnpm bench lists`.
  */
-import { type TradeRecord, TradeRepository } from "@swapdesk/core"
+import { layerMemoryTradeRepository, type TradeRecord, TradeRepository } from "@swapdesk/core"
 import { Effect } from "effect"
 import { atMost, type BenchResult, formatRatio, median, printResult, reporter, type Row } from "./Report.ts"
 
@@ -42,7 +42,7 @@ const measure = Effect.gen(function*() {
     freshToken: time("acct_fresh", { token: "SOL" }),
     longToken: time("acct_long", { token: "SOL" })
   }
-}).pipe(Effect.provide(TradeRepository.layerMemory))
+}).pipe(Effect.provide(layerMemoryTradeRepository))
 
 const { measuredRuns, row } = reporter(BENCHMARK)
 

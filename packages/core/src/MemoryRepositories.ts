@@ -1,27 +1,26 @@
 /**
- * The in-memory implementations of the repository ports in `Repositories`, for tests, the
- * simulator and a server run without a database. Each keeps its rows in a map and files every
- * record under the index keys its list filters use (`ListIndex`), so a filtered page reads only
- * the records that can match, newest first, as the SQL implementations order them.
- *
- * Only types come from `Repositories` (erased at build), so the ports can name these as their
- * `layerMemory` without a cycle between the two modules.
+ * The repository ports of `Repositories` in memory, for tests, the simulator and a server run
+ * without a database: a layer for each (`layerMemoryTradeRepository`, ...) and one of them all
+ * (`layerMemoryRepositories`). Each keeps its rows in a map and files every record under the index
+ * keys its list filters use (`ListIndex`), so a filtered page reads only the records that can
+ * match, newest first, as the SQL implementations order them.
  */
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Account } from "./Account.ts"
 import type { AlertRecord } from "./Alert.ts"
 import type { ApiKeyRecord } from "./ApiKey.ts"
 import { ListIndex, pageFrom, type TimeRange } from "./ListIndex.ts"
 import type { OrderRecord } from "./Order.ts"
 import type { Page, PageRequest } from "./Page.ts"
-import type {
+import {
   AccountRepository,
   AlertRepository,
   ApiKeyRepository,
-  IdempotencyClaim,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyClaim,
   IdempotencyStore,
   OrderRepository,
-  StoredResponse,
+  type StoredResponse,
   TradeRepository,
   WebhookDeliveryRepository,
   WebhookRepository
@@ -187,7 +186,7 @@ const listedRows = <A extends { readonly id: string; readonly accountId: string;
 }
 
 /** `AccountRepository` in memory. */
-export const memoryAccountRepository = (): AccountRepository["Service"] => {
+const memoryAccountRepository = (): AccountRepository["Service"] => {
   const rows = new Map<string, Account>()
   return {
     get: (id) => Effect.sync(() => Option.fromNullishOr(rows.get(id))),
@@ -202,7 +201,7 @@ export const memoryAccountRepository = (): AccountRepository["Service"] => {
 }
 
 /** `ApiKeyRepository` in memory. */
-export const memoryApiKeyRepository = (): ApiKeyRepository["Service"] => {
+const memoryApiKeyRepository = (): ApiKeyRepository["Service"] => {
   const rows = new Map<string, ApiKeyRecord>()
   const byHash = new Map<string, string>()
   const lastUsed = new Map<string, number>()
@@ -243,7 +242,7 @@ export const memoryApiKeyRepository = (): ApiKeyRepository["Service"] => {
 }
 
 /** `AlertRepository` in memory. */
-export const memoryAlertRepository = (): AlertRepository["Service"] => {
+const memoryAlertRepository = (): AlertRepository["Service"] => {
   // Kept beside the rows so the per-tick monitor never scans disabled or triggered alerts.
   const activeIds = new Set<string>()
   const { rows, index, write, listPage } = listedRows<AlertRecord>(alertKeys, {
@@ -297,7 +296,7 @@ export const memoryAlertRepository = (): AlertRepository["Service"] => {
 }
 
 /** `TradeRepository` in memory. */
-export const memoryTradeRepository = (): TradeRepository["Service"] => {
+const memoryTradeRepository = (): TradeRepository["Service"] => {
   const { rows, index, write, listPage } = listedRows<TradeRecord>(tradeKeys)
   return {
     ...swapRecordsOf(rows, write),
@@ -325,7 +324,7 @@ export const memoryTradeRepository = (): TradeRepository["Service"] => {
 }
 
 /** `OrderRepository` in memory. */
-export const memoryOrderRepository = (): OrderRepository["Service"] => {
+const memoryOrderRepository = (): OrderRepository["Service"] => {
   const openIds = new Set<string>()
   const { rows, write, listPage } = listedRows<OrderRecord>(orderKeys, {
     ids: openIds,
@@ -349,7 +348,7 @@ export const memoryOrderRepository = (): OrderRepository["Service"] => {
 }
 
 /** `WebhookRepository` in memory. */
-export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
+const memoryWebhookRepository = (): WebhookRepository["Service"] => {
   const { rows, index, write } = listedRows<WebhookRecord>((webhook) => [webhook.accountId])
   return {
     insert: (webhook) => Effect.sync(() => write(webhook)),
@@ -366,7 +365,7 @@ export const memoryWebhookRepository = (): WebhookRepository["Service"] => {
 }
 
 /** `WebhookDeliveryRepository` in memory. */
-export const memoryWebhookDeliveryRepository = (): WebhookDeliveryRepository["Service"] => {
+const memoryWebhookDeliveryRepository = (): WebhookDeliveryRepository["Service"] => {
   // A retried attempt is saved again under its id: filing moves nothing, as its key and time stay.
   const { rows, index, write } = listedRows<WebhookDeliveryRecord>((delivery) => [delivery.subscriptionId])
   return {
@@ -380,7 +379,7 @@ export const memoryWebhookDeliveryRepository = (): WebhookDeliveryRepository["Se
 }
 
 /** `IdempotencyStore` in memory: keys remembered for `ttlMs`. */
-export const memoryIdempotencyStore = (ttlMs: number): IdempotencyStore["Service"] => {
+const memoryIdempotencyStore = (ttlMs: number): IdempotencyStore["Service"] => {
   interface Entry {
     readonly fingerprint: string
     readonly claimedAt: number
@@ -423,3 +422,38 @@ export const memoryIdempotencyStore = (ttlMs: number): IdempotencyStore["Service
     abandon: (accountId, key) => Effect.sync(() => void rows.delete(idempotencyKeyOf(accountId, key)))
   }
 }
+
+/** Accounts in memory. */
+export const layerMemoryAccountRepository = Layer.sync(AccountRepository, memoryAccountRepository)
+/** API keys in memory. */
+export const layerMemoryApiKeyRepository = Layer.sync(ApiKeyRepository, memoryApiKeyRepository)
+/** Alerts in memory. */
+export const layerMemoryAlertRepository = Layer.sync(AlertRepository, memoryAlertRepository)
+/** Trades in memory. */
+export const layerMemoryTradeRepository = Layer.sync(TradeRepository, memoryTradeRepository)
+/** Limit orders in memory. */
+export const layerMemoryOrderRepository = Layer.sync(OrderRepository, memoryOrderRepository)
+/** Webhook subscriptions in memory. */
+export const layerMemoryWebhookRepository = Layer.sync(WebhookRepository, memoryWebhookRepository)
+/** Webhook delivery attempts in memory. */
+export const layerMemoryWebhookDeliveryRepository = Layer.sync(
+  WebhookDeliveryRepository,
+  memoryWebhookDeliveryRepository
+)
+/** Idempotency claims in memory, each kept `IDEMPOTENCY_TTL_MS`. */
+export const layerMemoryIdempotencyStore = Layer.sync(
+  IdempotencyStore,
+  () => memoryIdempotencyStore(IDEMPOTENCY_TTL_MS)
+)
+
+/** Every repository, in memory. */
+export const layerMemoryRepositories = Layer.mergeAll(
+  layerMemoryAccountRepository,
+  layerMemoryApiKeyRepository,
+  layerMemoryAlertRepository,
+  layerMemoryTradeRepository,
+  layerMemoryOrderRepository,
+  layerMemoryWebhookRepository,
+  layerMemoryWebhookDeliveryRepository,
+  layerMemoryIdempotencyStore
+)

@@ -1,22 +1,12 @@
 /**
- * Ports for every piece of state the use cases keep. Each port names its in-memory layer
- * (`layerMemory`), whose implementation lives in `MemoryRepositories`; the SQL-backed layers of
- * `@swapdesk/store` implement the same services, and no use case changes with either.
+ * Ports for every piece of state the use cases keep. `MemoryRepositories` implements them in
+ * memory and the SQL-backed layers of `@swapdesk/store` in a database; no use case changes with
+ * either, and the ports know neither.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { Account, Channel, NotificationSettings } from "./Account.ts"
 import type { AlertRecord, AlertStatus, AlertType } from "./Alert.ts"
 import type { ApiKeyRecord } from "./ApiKey.ts"
-import {
-  memoryAccountRepository,
-  memoryAlertRepository,
-  memoryApiKeyRepository,
-  memoryIdempotencyStore,
-  memoryOrderRepository,
-  memoryTradeRepository,
-  memoryWebhookDeliveryRepository,
-  memoryWebhookRepository
-} from "./MemoryRepositories.ts"
 import type { Network } from "./Network.ts"
 import type { OrderRecord, OrderStatus } from "./Order.ts"
 import type { Page, PageRequest } from "./Page.ts"
@@ -50,10 +40,7 @@ export class AccountRepository extends Context.Service<AccountRepository, {
   readonly save: (account: Account) => Effect.Effect<void>
   readonly updateNotifications: (id: string, settings: NotificationSettings) => Effect.Effect<void>
   readonly all: Effect.Effect<ReadonlyArray<Account>>
-}>()("@swapdesk/core/AccountRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(AccountRepository, memoryAccountRepository)
-}
+}>()("@swapdesk/core/AccountRepository") {}
 
 export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
   readonly insert: (key: ApiKeyRecord) => Effect.Effect<void>
@@ -68,10 +55,7 @@ export class ApiKeyRepository extends Context.Service<ApiKeyRepository, {
    * writes one number and never copies the record; reads see it in `lastUsedAt`.
    */
   readonly touch: (id: string, at: number) => void
-}>()("@swapdesk/core/ApiKeyRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(ApiKeyRepository, memoryApiKeyRepository)
-}
+}>()("@swapdesk/core/ApiKeyRepository") {}
 
 export interface AlertFilter {
   readonly status?: AlertStatus
@@ -94,10 +78,7 @@ export class AlertRepository extends Context.Service<
       statuses: ReadonlyArray<AlertStatus>
     ) => Effect.Effect<number>
   }
->()("@swapdesk/core/AlertRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(AlertRepository, memoryAlertRepository)
-}
+>()("@swapdesk/core/AlertRepository") {}
 
 export interface TradeFilter {
   /** Registry symbol, as `tokenIn` or `tokenOut`. */
@@ -118,10 +99,7 @@ export class TradeRepository extends Context.Service<
     /** Every trade of the account, oldest first (portfolio cost basis). */
     readonly history: (accountId: string) => Effect.Effect<ReadonlyArray<TradeRecord>>
   }
->()("@swapdesk/core/TradeRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(TradeRepository, memoryTradeRepository)
-}
+>()("@swapdesk/core/TradeRepository") {}
 
 export interface OrderFilter {
   readonly status?: OrderStatus
@@ -137,10 +115,7 @@ export class OrderRepository extends Context.Service<
     /** Pending orders of every account: what the limit order watcher indexes when it starts. */
     readonly open: Effect.Effect<ReadonlyArray<OrderRecord>>
   }
->()("@swapdesk/core/OrderRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(OrderRepository, memoryOrderRepository)
-}
+>()("@swapdesk/core/OrderRepository") {}
 
 export class WebhookRepository extends Context.Service<WebhookRepository, {
   readonly insert: (webhook: WebhookRecord) => Effect.Effect<void>
@@ -148,20 +123,14 @@ export class WebhookRepository extends Context.Service<WebhookRepository, {
   readonly remove: (accountId: string, id: string) => Effect.Effect<boolean>
   /** The account's subscriptions, newest first. */
   readonly listByAccount: (accountId: string) => Effect.Effect<ReadonlyArray<WebhookRecord>>
-}>()("@swapdesk/core/WebhookRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(WebhookRepository, memoryWebhookRepository)
-}
+}>()("@swapdesk/core/WebhookRepository") {}
 
 export class WebhookDeliveryRepository extends Context.Service<WebhookDeliveryRepository, {
   /** Inserts or replaces the attempt with this id. */
   readonly save: (delivery: WebhookDeliveryRecord) => Effect.Effect<void>
   /** A subscription's attempts, newest first. */
   readonly list: (subscriptionId: string, page: PageRequest) => Effect.Effect<Page<WebhookDeliveryRecord>>
-}>()("@swapdesk/core/WebhookDeliveryRepository") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(WebhookDeliveryRepository, memoryWebhookDeliveryRepository)
-}
+}>()("@swapdesk/core/WebhookDeliveryRepository") {}
 
 /** A stored response to an idempotent request. */
 export interface StoredResponse {
@@ -187,19 +156,4 @@ export class IdempotencyStore extends Context.Service<IdempotencyStore, {
   readonly complete: (accountId: string, key: string, response: StoredResponse) => Effect.Effect<void>
   /** Forgets a claim whose request failed before doing anything, so it may be retried. */
   readonly abandon: (accountId: string, key: string) => Effect.Effect<void>
-}>()("@swapdesk/core/IdempotencyStore") {
-  /** In memory, for tests and the simulator: see `MemoryRepositories`. */
-  static readonly layerMemory = Layer.sync(IdempotencyStore, () => memoryIdempotencyStore(IDEMPOTENCY_TTL_MS))
-}
-
-/** Every repository, in memory. */
-export const layerMemoryRepositories = Layer.mergeAll(
-  AccountRepository.layerMemory,
-  ApiKeyRepository.layerMemory,
-  AlertRepository.layerMemory,
-  TradeRepository.layerMemory,
-  OrderRepository.layerMemory,
-  WebhookRepository.layerMemory,
-  WebhookDeliveryRepository.layerMemory,
-  IdempotencyStore.layerMemory
-)
+}>()("@swapdesk/core/IdempotencyStore") {}

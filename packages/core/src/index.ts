@@ -29,6 +29,17 @@ export * from "./MarketData.ts"
 export * from "./MarketReactor.ts"
 export * from "./MarketTimer.ts"
 export * from "./MarketViews.ts"
+export {
+  layerMemoryAccountRepository,
+  layerMemoryAlertRepository,
+  layerMemoryApiKeyRepository,
+  layerMemoryIdempotencyStore,
+  layerMemoryOrderRepository,
+  layerMemoryRepositories,
+  layerMemoryTradeRepository,
+  layerMemoryWebhookDeliveryRepository,
+  layerMemoryWebhookRepository
+} from "./MemoryRepositories.ts"
 export * from "./Money.ts"
 export * from "./Network.ts"
 export * from "./Notifications.ts"

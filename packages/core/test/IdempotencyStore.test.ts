@@ -5,6 +5,7 @@
 import { assert, describe } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { Effect } from "effect"
+import { layerMemoryIdempotencyStore } from "../src/MemoryRepositories.ts"
 import { IDEMPOTENCY_TTL_MS, type IdempotencyClaim, IdempotencyStore } from "../src/Repositories.ts"
 
 type Step = {
@@ -61,7 +62,7 @@ describe("IdempotencyStore", () => {
               model.delete(id)
             }
           }
-        }).pipe(Effect.provide(IdempotencyStore.layerMemory))
+        }).pipe(Effect.provide(layerMemoryIdempotencyStore))
       )
     }
   )

@@ -5,6 +5,11 @@ import { assert, describe } from "@effect/vitest"
 import { fc, test } from "@fast-check/vitest"
 import { Effect, Layer } from "effect"
 import type { AlertRecord } from "../src/Alert.ts"
+import {
+  layerMemoryAlertRepository,
+  layerMemoryOrderRepository,
+  layerMemoryTradeRepository
+} from "../src/MemoryRepositories.ts"
 import type { OrderRecord } from "../src/Order.ts"
 import { paginate } from "../src/Page.ts"
 import { AlertRepository, OrderRepository, TradeRepository } from "../src/Repositories.ts"
@@ -129,7 +134,7 @@ describe("ListIndex", () => {
           )
         }
       }),
-      TradeRepository.layerMemory
+      layerMemoryTradeRepository
     )
   })
 
@@ -178,7 +183,7 @@ describe("ListIndex", () => {
           }
         }
       }),
-      OrderRepository.layerMemory
+      layerMemoryOrderRepository
     )
   })
 
@@ -246,7 +251,7 @@ describe("ListIndex", () => {
           )
         }
       }),
-      AlertRepository.layerMemory
+      layerMemoryAlertRepository
     )
   })
 })

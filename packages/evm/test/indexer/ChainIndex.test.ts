@@ -9,12 +9,12 @@
 // ranges (a local proxy in front of anvil) is indexed completely through smaller ranges; and after a
 // restart with the node down, the figures are measured on the last indexed block's time.
 import {
+  layerMemoryOrderRepository,
+  layerMemoryTradeRepository,
   type MarketObservation,
   MarketReactor,
   MoneyDecimal,
-  OrderRepository,
   PriceFeed,
-  TradeRepository,
   type UsdCandle
 } from "@swapdesk/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
@@ -371,7 +371,7 @@ describe("layerLiveMarketData", () => {
     const runtime = ManagedRuntime.make(
       layerLiveMarketData(config, { index: fast }).pipe(
         Layer.provideMerge(layerLivePorts({ config, signers: [] })),
-        Layer.provideMerge(Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory)),
+        Layer.provideMerge(Layer.merge(layerMemoryTradeRepository, layerMemoryOrderRepository)),
         Layer.provideMerge(databaseLayer(await freshDatabase("sqlite")))
       )
     )

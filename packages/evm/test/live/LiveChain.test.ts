@@ -11,6 +11,8 @@ import {
   type DomainEvent,
   DomainEvents,
   IdGenerator,
+  layerMemoryOrderRepository,
+  layerMemoryTradeRepository,
   MarketClock,
   MarketReactor,
   OrderRepository,
@@ -83,7 +85,7 @@ const reactor = Layer.effect(
   })
 )
 
-const repositories = Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory)
+const repositories = Layer.merge(layerMemoryTradeRepository, layerMemoryOrderRepository)
 
 const makeRuntime = (
   repos: Layer.Layer<TradeRepository | OrderRepository>,
@@ -382,7 +384,7 @@ describe("live followers on a node mined by hand", () => {
   it(
     "a trade stored as broadcast is followed again after a restart, and a reorganisation puts it back to pending",
     async () => {
-      const repos = Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory)
+      const repos = Layer.merge(layerMemoryTradeRepository, layerMemoryOrderRepository)
       // One memory store for both runs: what a database would keep across the restart.
       const store = await Effect.runPromise(Layer.build(repos).pipe(Effect.scoped))
       const kept = Layer.succeedContext(store)

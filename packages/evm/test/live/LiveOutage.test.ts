@@ -6,9 +6,10 @@ import {
   type DomainEvent,
   DomainEvents,
   IdGenerator,
+  layerMemoryOrderRepository,
+  layerMemoryTradeRepository,
   MarketClock,
   MarketReactor,
-  OrderRepository,
   TradeRepository,
   Trades,
   Wallets
@@ -105,7 +106,7 @@ it("a trade broadcast before an outage waits through it and is confirmed when th
       MarketClock.layer,
       layerLiveTokenRegistry(config)
     )),
-    Layer.provideMerge(Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory))
+    Layer.provideMerge(Layer.merge(layerMemoryTradeRepository, layerMemoryOrderRepository))
   )
   // The core's reactor does this for a trade without an order: the use case records the event.
   const reactor = Layer.effect(

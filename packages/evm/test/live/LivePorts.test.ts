@@ -7,7 +7,8 @@
 // down, its quotes failing with NetworkUnavailable.
 import {
   Chain,
-  OrderRepository,
+  layerMemoryOrderRepository,
+  layerMemoryTradeRepository,
   OrderSigner,
   type OrderTerms,
   PriceFeed,
@@ -134,7 +135,7 @@ beforeAll(async () => {
   })
   const signers = Effect.runSync(readDelegatedSigners(config, { WALLET_KEY: walletKey }))
   const repositories = Layer.effectContext(Effect.gen(function*() {
-    const context = yield* Layer.build(Layer.merge(TradeRepository.layerMemory, OrderRepository.layerMemory))
+    const context = yield* Layer.build(Layer.merge(layerMemoryTradeRepository, layerMemoryOrderRepository))
     yield* TradeRepository.use((r) => r.insert(pendingTrade)).pipe(Effect.provide(context))
     return context
   }))
