@@ -98,6 +98,31 @@ layer(testServer(), { excludeTestServices: true })("openapi", (it) => {
       assert.notInclude(served, "NaN")
     }))
 
+  it.effect("states Idempotent-Replayed on the replayable responses of exactly the operations taking an Idempotency-Key", () =>
+    Effect.gen(function*() {
+      const doc = (yield* call("GET", "/v1/openapi.json")).body
+      type Operation = {
+        readonly parameters?: ReadonlyArray<{ readonly name: string; readonly in: string }>
+        readonly responses: Record<string, { readonly headers?: Record<string, unknown> }>
+      }
+      const withKey: Array<string> = []
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+        for (const [method, operation] of Object.entries(item)) {
+          const takesKey = (operation.parameters ?? []).some((p) => p.in === "header" && p.name === "idempotency-key")
+          if (takesKey) withKey.push(`${method} ${path}`)
+          for (const [status, response] of Object.entries(operation.responses)) {
+            const replays = takesKey && ["201", "400", "422"].includes(status)
+            assert.strictEqual(
+              response.headers?.["Idempotent-Replayed"] !== undefined,
+              replays,
+              `${method} ${path} ${status}`
+            )
+          }
+        }
+      }
+      assert.sameMembers(withKey, ["post /v1/trades", "post /v1/orders"])
+    }))
+
   it.effect("a documented query pattern admits only values the server accepts, and all it accepts", () =>
     Effect.gen(function*() {
       const doc = (yield* call("GET", "/v1/openapi.json")).body

@@ -4,7 +4,9 @@
  * schemas describe bodies only, so an OpenAPI transform adds them to each operation's responses,
  * from one set of header components.
  */
+import { Context } from "effect"
 import { HttpApi, type HttpApiGroup, type OpenApi } from "effect/http-api"
+import { HonoursIdempotencyKey } from "./Routes.ts"
 import { Authentication, OptionalAuthentication } from "./Security.ts"
 
 const integer = (minimum: number) => ({ type: "integer", minimum })
@@ -47,12 +49,10 @@ const uncounted = new Set(["415"])
 
 /**
  * The responses an operation that honours an `Idempotency-Key` (docs/reference/http-api.md#idempotency) replays: its
- * success and its handler's errors, which are kept; refusals before the handler are not.
+ * success (201) and its use case's refusals (400, 422), which are kept; a refusal before the use case runs
+ * (a key reused, the network down) is not.
  */
-const replayed: ReadonlyMap<string, ReadonlySet<string>> = new Map([[
-  "post /v1/trades",
-  new Set(["201", "400", "422"])
-]])
+const replayed: ReadonlySet<string> = new Set(["201", "400", "422"])
 
 /**
  * An OpenAPI transform: `X-Request-Id` on every response; on the operations of `api` that are
@@ -65,13 +65,14 @@ export const documentResponseHeaders = <Id extends string, Groups extends HttpAp
 ) =>
 (document: OpenApi.OpenAPISpec): OpenApi.OpenAPISpec => {
   const limited = new Set<string>()
+  const idempotent = new Set<string>()
   HttpApi.reflect(api, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, middleware }) => {
+      const operationId = `${endpoint.method.toLowerCase()} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
       const keys = [...middleware].map((m) => m.key)
-      if (keys.includes(Authentication.key) || keys.includes(OptionalAuthentication.key)) {
-        limited.add(`${endpoint.method.toLowerCase()} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`)
-      }
+      if (keys.includes(Authentication.key) || keys.includes(OptionalAuthentication.key)) limited.add(operationId)
+      if (Context.get(endpoint.annotations, HonoursIdempotencyKey)) idempotent.add(operationId)
     }
   })
   for (const [path, item] of Object.entries(document.paths)) {
@@ -85,7 +86,7 @@ export const documentResponseHeaders = <Id extends string, Groups extends HttpAp
         if (limited.has(operationId) && !uncounted.has(status)) names.push(...rateLimit)
         if (status === "429") names.push("Retry-After")
         if (status === "401") names.push("WWW-Authenticate")
-        if (replayed.get(operationId)?.has(status) === true) names.push("Idempotent-Replayed")
+        if (idempotent.has(operationId) && replayed.has(status)) names.push("Idempotent-Replayed")
         response.headers = { ...response.headers, ...refs(names) }
       }
     }

@@ -76,6 +76,14 @@ export const IdempotencyKey = Schema.String.check(
 export const IdempotencyKeyHeader = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
 
 /**
+ * Whether an endpoint honours `Idempotency-Key`, replaying the first response for a key: set by
+ * `idempotentCreationRoute`, read where the OpenAPI document states `Idempotent-Replayed`.
+ */
+export const HonoursIdempotencyKey = Context.Reference<boolean>("@swapdesk/http/HonoursIdempotencyKey", {
+  defaultValue: () => false
+})
+
+/**
  * `POST` of a swap's creation (a trade, an order), which honours `Idempotency-Key`: 201 with the
  * created resource's `data`; 400 for a body or a key its schema refuses, 409 for a key reused with
  * another body or still in flight, 422 for what the account cannot do now (no wallet, funds short),
@@ -90,7 +98,7 @@ export const idempotentCreationRoute = <
   HttpApiEndpoint.post(name, path, {
     headers: IdempotencyKeyHeader,
     ...creation(payload, data, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
-  }).annotateMerge(documented(documentation))
+  }).annotateMerge(Context.add(documented(documentation), HonoursIdempotencyKey, true))
 
 /** `GET` of `data` that takes no input: nothing to refuse but a key (settings, a list of keys, a clock). */
 export const readRoute = <const Name extends string, const Path extends HttpRouter.PathInput, Data extends Schema.Top>(
