@@ -1,6 +1,7 @@
 /**
  * Bearer keys (docs/reference/http-api.md#authentication-and-scopes): a key is looked up by the
- * SHA-256 of its secret, as the core's `SecretHasher` computes it when the key is created, must be neither revoked nor expired, and must carry the endpoint's scope.
+ * SHA-256 of its secret, as the core's `SecretHasher` computes it when the key is created, must be
+ * neither revoked nor expired, and must carry the endpoint's scope.
  * `KeyAuthenticator` decides who a key is; the three middlewares of `api/Security.ts` apply it to
  * their routes, with the rate limits. A caller whose key is refused is an unauthenticated caller,
  * counted by its address, so guessing keys is rate limited like any other anonymous traffic.
@@ -158,6 +159,7 @@ const requestOf = (fiber: Fiber.Fiber<unknown, unknown>) =>
 
 const missingKey = Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
 
+/** `Authentication`: a valid key with the endpoint's scope, counted against the key; else 401, 403 or 429. */
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
@@ -187,6 +189,10 @@ export const AuthenticationLive = Layer.effect(
   })
 )
 
+/**
+ * `OptionalAuthentication`: a key if one is sent (refused like `Authentication`'s when invalid),
+ * else the caller's address is counted.
+ */
 export const OptionalAuthenticationLive = Layer.effect(
   OptionalAuthentication,
   Effect.gen(function*() {
@@ -208,6 +214,7 @@ export const OptionalAuthenticationLive = Layer.effect(
   })
 )
 
+/** `KeyCheck`: a key that is sent must be valid; nothing is counted (the public documents). */
 export const KeyCheckLive = Layer.effect(
   KeyCheck,
   Effect.gen(function*() {

@@ -7,6 +7,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { Api } from "./api/Api.ts"
 
+/** Where `makeClient` reaches the server, and the key it sends. */
 export interface ClientOptions {
   /** Where the server is, e.g. `http://127.0.0.1:3000`. */
   readonly baseUrl: string

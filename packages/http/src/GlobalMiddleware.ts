@@ -34,7 +34,7 @@ const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX
  * The ids this process gives requests: a random UUID's first four groups, drawn once, then a
  * counter as the last group (12 hex digits), so every id is UUID-shaped and unique across processes
  * and restarts, at the cost of a counter rather than of `crypto.randomUUID()`'s random bytes on
- * every request (docs/performance.md, "How it got here", Round 10). An id names a request in
+ * every request (measured in docs/performance.md). An id names a request in
  * the logs; it is no secret, so that the next one is predictable costs nothing.
  */
 const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 24)

@@ -4,17 +4,10 @@
  * nothing; a different body, or a repeat while the first is still running, is
  * `409 IDEMPOTENCY_CONFLICT`. The claim is atomic, so concurrent duplicates run the work once.
  */
-import {
-  errorCatalogue,
-  type ErrorCode,
-  IdempotencyConflict,
-  IdempotencyStore,
-  MarketClock,
-  type StoredResponse
-} from "@swapdesk/core"
+import { errorCatalogue, IdempotencyConflict, IdempotencyStore, MarketClock, type StoredResponse } from "@swapdesk/core"
 import { Context, Effect, Exit } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { type ApiErrorOf, toApiError } from "./api/ApiErrors.ts"
+import { type ApiErrorOf, type ErrorEnvelope, toApiError } from "./api/ApiErrors.ts"
 import type { Enveloped } from "./api/Envelope.ts"
 import { sha256Hex } from "./Digest.ts"
 import { envelopeResponse, type SuccessStatus } from "./handlers/Respond.ts"
@@ -31,13 +24,6 @@ const canonicalJson = (value: unknown): string =>
 /** What makes two requests the same: the SHA-256 of the operation and the canonical body, as lower-case hex. */
 export const fingerprint = (operation: string, body: unknown): string =>
   sha256Hex(`${operation}\u0000${canonicalJson(body)}`)
-
-/** An API error as it is kept for replay: its envelope, whose code gives the status. */
-export interface ApiErrorLike {
-  readonly success: false
-  readonly error: { readonly code: ErrorCode; readonly message: string }
-  readonly timestamp: string
-}
 
 /** The claim a request holds while its work runs: which key, for which body, claimed when (market ms). */
 export interface IdempotentClaim {
@@ -61,7 +47,7 @@ export const IdempotentRequest = Context.Reference<IdempotentClaim | undefined>(
  * or its API error's envelope with the error's status; undefined for a defect, which is not kept
  * (the claim is released, so the client may retry).
  */
-export const keptResponse = <A, E extends ApiErrorLike>(
+export const keptResponse = <A, E extends ErrorEnvelope>(
   successStatus: SuccessStatus,
   exit: Exit.Exit<Enveloped<A>, E>
 ): StoredResponse | undefined => {
@@ -80,7 +66,7 @@ export const keptResponse = <A, E extends ApiErrorLike>(
 export const makeIdempotency = Effect.gen(function*() {
   const store = yield* IdempotencyStore
   const clock = yield* MarketClock
-  return <A, E extends ApiErrorLike, R>(options: {
+  return <A, E extends ErrorEnvelope, R>(options: {
     readonly accountId: string
     readonly key: string | undefined
     /** The operation and its body, fingerprinted only when a key asks for a claim. */

@@ -15,6 +15,7 @@ import { Clock, Context, Effect, Layer } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { recordRateLimit } from "./middleware/ResponseStamp.ts"
 
+/** Whether requests are counted, and how many a minute each kind of caller may send. */
 export interface RateLimitSettings {
   readonly enabled: boolean
   readonly perMinute: { readonly free: number; readonly pro: number; readonly unauthenticated: number }
@@ -87,6 +88,7 @@ const makeRateLimiter = Effect.gen(function*() {
   return { admitThen, tracked: () => counts.size }
 })
 
+/** Per-caller request counts over one-minute windows (docs/reference/http-api.md, rate limits). */
 export class RateLimiter extends Context.Service<RateLimiter, {
   /**
    * Counts one request of `caller`, then runs `effect`; past the limit, `refuse` instead. The

@@ -40,6 +40,7 @@ const validationError = (ms: number, details: ReturnType<typeof validationIssues
   return Effect.fail(new BadRequest(errorBody("VALIDATION_ERROR", message, ms, details)))
 }
 
+/** `RequestValidation`: a schema's refusal of a query, path or body as `400 VALIDATION_ERROR` with its details. */
 export const RequestValidationLive = Layer.unwrap(
   Effect.map(MarketClock, (clock) =>
     HttpApiMiddleware.layerSchemaErrorTransform(

@@ -27,7 +27,9 @@ import { RequestValidationLive } from "./RequestValidationLive.ts"
 /** What the global middleware takes from the server's world. */
 type GlobalMiddlewareRequirements = Layer.Services<ReturnType<typeof GlobalMiddleware>>
 
+/** Where the OpenAPI document is served. */
 export const OPENAPI_PATH = "/v1/openapi.json"
+/** Where Swagger UI is served. */
 export const DOCS_PATH = "/docs"
 
 /** Handlers of every contract group. */
@@ -56,10 +58,9 @@ export const ApiMiddlewares = Layer.mergeAll(
   RequestValidationLive
 ).pipe(Layer.provideMerge(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
-const documents: ReadonlyArray<ServedRoute> = [{ method: "GET", path: OPENAPI_PATH }, {
-  method: "GET",
-  path: DOCS_PATH
-}]
+/** The public documents served beside an API's routes. */
+const documentPaths: ReadonlySet<string> = new Set([OPENAPI_PATH, DOCS_PATH])
+const documents: ReadonlyArray<ServedRoute> = [...documentPaths].map((path) => ({ method: "GET", path }))
 
 /** Every route of `api`, with the documents beside it. */
 const servedRoutes = <Id extends string, Groups extends HttpApiGroup.Constraint>(
@@ -84,7 +85,7 @@ export const serveApi = <Id extends string, Groups extends HttpApiGroup.Constrai
     ApiRoutes.layer(api, { openapiPath: OPENAPI_PATH }),
     HttpApiSwagger.layer(api, { path: DOCS_PATH }),
     unservedMethods(servedRoutes(api)),
-    GlobalMiddleware(new Set([OPENAPI_PATH, DOCS_PATH]), DOCS_PATH)
+    GlobalMiddleware(documentPaths, DOCS_PATH)
   )
 
 /**
@@ -101,10 +102,11 @@ export const routes = serveApi(Api).pipe(
 
 /**
  * Serves `routes` (or any router layer) on the platform server the caller provides. Paths match
- * case-sensitively, as URL paths compare (the router's default ignores case, which served
- * `/V1/HEALTH`). A path parameter of any length reaches its endpoint, so an over-long id is the
- * resource's own 404 after authentication, as any unknown id is; the router's default stops
- * matching at 100 characters. Node's 16 KiB limit on a request's head bounds them.
+ * case-sensitively, as URL paths compare (the router's default ignores case, and would take
+ * `/V1/HEALTH` for `/v1/health`). A path parameter of any length reaches its endpoint, so an
+ * over-long id is the resource's own 404 after authentication, as any unknown id is; the router's
+ * default stops matching at 100 characters. The platform server's limit on a request's head (16 KiB
+ * on Node) bounds them.
  */
 export const serve = <E, R>(app: Layer.Layer<never, E, R>) =>
   HttpRouter.serve(app, {

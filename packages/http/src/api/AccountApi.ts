@@ -19,6 +19,7 @@ import { Authentication, RequiredScope } from "./Security.ts"
 
 const webhookId = idExample("whk_4fQx8ZbT2mKp9LwN3vRc")
 
+/** `/v1/account/notifications`: where alerts are sent. */
 export class NotificationsApi extends HttpApiGroup.make("notifications")
   .add(
     readRoute("get", "/v1/account/notifications", NotificationSettingsView, {
@@ -28,8 +29,8 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
       ...jsonBody(UpdateNotificationsBody, BadRequest, Conflict),
       success: Envelope(NotificationSettingsView)
     }).annotateMerge(documented({
-      summary:
-        "Set channels (a field present is set, null removes it, a field absent is kept); a channel active or triggered alerts use cannot be removed",
+      summary: "Set channels (a field present is set, null removes it, a field absent is kept); " +
+        "a channel active or triggered alerts use cannot be removed",
       examples: { body: { email: "trader@example.com", telegram: { chatId: "123456789" } } }
     }))
   )
@@ -38,6 +39,7 @@ export class NotificationsApi extends HttpApiGroup.make("notifications")
   .middleware(Authentication)
 {}
 
+/** `/v1/webhooks`: subscriptions and their delivery logs. */
 export class WebhooksApi extends HttpApiGroup.make("webhooks")
   .add(
     HttpApiEndpoint.post("create", "/v1/webhooks", creation(CreateWebhookBody, WebhookCreatedView, BadRequest))

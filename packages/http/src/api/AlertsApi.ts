@@ -17,6 +17,7 @@ import { Authentication, RequiredScope } from "./Security.ts"
 
 const alertId = idExample("alrt_8Zq3LkT2mWv9XcR4pN7a")
 
+/** `/v1/alerts`: price, volume, whale and portfolio alerts. */
 export class AlertsApi extends HttpApiGroup.make("alerts")
   .add(
     HttpApiEndpoint.post(

@@ -30,8 +30,8 @@ const errorFields = (status: number) => ({
 
 /** What each status means, as the OpenAPI document describes its response. */
 const descriptionByStatus = {
-  400:
-    "The request breaks a schema or rule (VALIDATION_ERROR with details), is not JSON, or names an unsupported token or too long a range",
+  400: "The request breaks a schema or rule (VALIDATION_ERROR with details), is not JSON, " +
+    "or names an unsupported token or too long a range",
   401: "Missing, malformed, unknown, revoked or expired API key",
   403: "The key lacks the scope, or the plan's limit is reached",
   404: "No such resource in this account",
@@ -67,12 +67,19 @@ const apiError =
     }
   }
 
+/** 400: a schema or rule refused the request. */
 export class BadRequest extends apiError<BadRequest>()("BadRequest", 400) {}
+/** 401: no usable API key. */
 export class Unauthorized extends apiError<Unauthorized>()("Unauthorized", 401) {}
+/** 403: the key lacks the scope, or the plan's limit is reached. */
 export class Forbidden extends apiError<Forbidden>()("Forbidden", 403) {}
+/** 404: no such resource in this account (or no such route). */
 export class NotFound extends apiError<NotFound>()("NotFound", 404) {}
+/** 409: the request conflicts with the resource's current state (or an `Idempotency-Key`'s first use). */
 export class Conflict extends apiError<Conflict>()("Conflict", 409) {}
+/** 422: well-formed, but the account cannot do it now (no wallet, funds short). */
 export class Unprocessable extends apiError<Unprocessable>()("Unprocessable", 422) {}
+/** 429: over the rate limit; `Retry-After` says when to try again. */
 export class TooManyRequests extends apiError<TooManyRequests>()("TooManyRequests", 429) {}
 
 /** Answered by the failure answer when a live network's RPC is down; declared where a network is asked. */
@@ -80,6 +87,7 @@ export class ServiceUnavailable extends apiError<ServiceUnavailable>()("ServiceU
 
 /** Answered before an endpoint sees the request; declared on every endpoint that takes a body. */
 export class PayloadTooLarge extends apiError<PayloadTooLarge>()("PayloadTooLarge", 413) {}
+/** 415: the body is not `application/json`. */
 export class UnsupportedMediaType extends apiError<UnsupportedMediaType>()("UnsupportedMediaType", 415) {}
 
 /** What any endpoint with a body can also answer. */
@@ -107,6 +115,17 @@ export const isApiError = (u: unknown): u is InstanceType<(typeof apiErrorClasse
 export type ApiErrorOf<E extends { readonly code: ErrorCode }> = (typeof errorCatalogue)[E["code"]]["status"] extends
   infer S extends ApiErrorStatus ? InstanceType<ClassByStatus[S]> : never
 
+/** An error envelope, as `errorEnvelope` writes it and every API error's fields hold it. */
+export interface ErrorEnvelope {
+  readonly success: false
+  readonly error: {
+    readonly code: ErrorCode
+    readonly message: string
+    readonly details?: ReadonlyArray<ValidationIssue>
+  }
+  readonly timestamp: string
+}
+
 /**
  * The error envelope, its one definition: the fields of every API error class (their schemas
  * declare the same keys in the same order), the body `ApiRoutes` answers an API error with, and
@@ -117,8 +136,8 @@ export const errorEnvelope = (
   message: string,
   timestamp: string,
   details?: ReadonlyArray<ValidationIssue>
-) => ({
-  success: false as const,
+): ErrorEnvelope => ({
+  success: false,
   error: { code, message, ...(details === undefined ? {} : { details }) },
   timestamp
 })

@@ -7,6 +7,7 @@ import { BadRequest, Forbidden } from "./ApiErrors.ts"
 import { creation, deleteRoute, documented, idExample, readRoute } from "./Routes.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
+/** `/v1/auth/api-keys`: create, list and revoke the account's keys. */
 export class ApiKeysApi extends HttpApiGroup.make("apiKeys")
   .add(
     HttpApiEndpoint.post(

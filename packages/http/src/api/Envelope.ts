@@ -11,6 +11,7 @@ import { Schema } from "effect"
 export const Envelope = <S extends Schema.Top>(data: S) =>
   Schema.Struct({ success: Schema.Literal(true), data, timestamp: Schema.String })
 
+/** A success envelope as the server writes it: `data`, stamped with the market clock. */
 export interface Enveloped<A> {
   readonly success: true
   readonly data: A

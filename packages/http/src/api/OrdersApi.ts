@@ -18,12 +18,13 @@ import { Authentication } from "./Security.ts"
 
 const orderId = idExample("ord_8fKq2ZxW4nLp7RtY3bVc")
 
+/** `/v1/orders`: limit orders. */
 export class OrdersApi extends HttpApiGroup.make("orders")
   .add(
     idempotentCreationRoute("create", "/v1/orders", CreateOrderBody, OrderView, {
       scope: "trade",
-      summary:
-        "Place a limit order: amountIn is reserved and the wallet signs it; it fills when the market's net output reaches minAmountOut",
+      summary: "Place a limit order: amountIn is reserved and the wallet signs it; " +
+        "it fills when the market's net output reaches minAmountOut",
       examples: {
         body: { tokenIn: "SOL", tokenOut: "USDC", amountIn: "1", minAmountOut: "250", network: "solana" },
         parameters: { "idempotency-key": "my-first-order" }
@@ -40,8 +41,8 @@ export class OrdersApi extends HttpApiGroup.make("orders")
     }),
     walletAnswerRoute("signature", "/v1/orders/:id/signature", SubmitOrderSignatureBody, OrderView, {
       scope: "trade",
-      summary:
-        "Live mode: an external wallet's EIP-712 signature over its order's typedData; opens the order when it recovers to the wallet",
+      summary: "Live mode: an external wallet's EIP-712 signature over its order's typedData; " +
+        "opens the order when it recovers to the wallet",
       examples: {
         parameters: { id: "ord_8fKq2ZxW4nLp7RtY3bVc" },
         body: { signature: `0x${"ab".repeat(64)}1b` }

@@ -6,6 +6,7 @@ import { HttpApiGroup, OpenApi } from "effect/http-api"
 import { queryRoute } from "./Routes.ts"
 import { Authentication, RequiredScope } from "./Security.ts"
 
+/** `/v1/portfolio`: holdings, cost basis and P&L. */
 export class PortfolioApi extends HttpApiGroup.make("portfolio")
   .add(
     queryRoute("get", "/v1/portfolio", PortfolioQuery, PortfolioView, {

@@ -7,6 +7,7 @@
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest } from "./ApiErrors.ts"
 
+/** Turns a schema's refusal of a request part into the contract's `400 VALIDATION_ERROR` (`RequestValidationLive`). */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()(
   "@swapdesk/http/RequestValidation",
   { error: BadRequest }

@@ -1,11 +1,12 @@
 /**
  * The shapes the contract's routes share, named once: what an operation's documentation holds
  * (`documented`), and the conventions of a resource's routes (`readRoute`, `queryRoute`,
- * `itemRoute`, `deleteRoute`, `idempotentCreationRoute`): a `GET` answering data for a query string refuses a bad query with 400, a route
- * on one resource takes its `:id` and answers 404 when the account has no such resource, a delete
- * answers 204. A route outside these conventions is written with `HttpApiEndpoint` itself and
- * documented with `documented`; one taking a body declares it with `jsonBody`, a creation with
- * `creation`.
+ * `itemRoute`, `deleteRoute`, `idempotentCreationRoute`): a `GET` answering data for a query
+ * string refuses a bad query with 400, a route on one resource takes its `:id` and answers 404
+ * when the account has no such resource, a delete answers 204. A route outside these conventions
+ * is written with `HttpApiEndpoint` itself and documented with `documented`; one taking a body
+ * declares it with `jsonBody`, a creation with `creation`. A creation that honours
+ * `Idempotency-Key` says so (`HonoursIdempotencyKey`), for the OpenAPI document to state its replays.
  */
 import { type ApiScope, IDEMPOTENCY_KEY_MAX_LENGTH } from "@swapdesk/core"
 import { Context, Schema } from "effect"

@@ -31,7 +31,7 @@ export const RequiredScope = Context.Reference<ApiScope | undefined>("@swapdesk/
  * A key is required: `Authorization: Bearer <key>`, with the endpoint's `RequiredScope`. The
  * middleware reads the header itself rather than being declared through `HttpApiSecurity`,
  * whose per-request credential handling is a large share of an authenticated read
- * (docs/performance.md, round 2); `documentBearer` puts the scheme into the OpenAPI document.
+ * (measured in docs/performance.md); `documentBearer` puts the scheme into the OpenAPI document.
  */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Principal }>()(
   "@swapdesk/http/Authentication",
@@ -62,6 +62,7 @@ export const documentBearer = <Id extends string, Groups extends HttpApiGroup.Co
   }
 }
 
+/** A key is optional: when sent it must be valid, and the caller is counted by its key, else by its address. */
 export class OptionalAuthentication
   extends HttpApiMiddleware.Service<OptionalAuthentication, { provides: MaybePrincipal }>()(
     "@swapdesk/http/OptionalAuthentication",

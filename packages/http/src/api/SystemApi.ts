@@ -21,19 +21,20 @@ export const NetworkHealthView = Schema.Struct({
   lagBlocks: Schema.NullOr(Schema.Int),
   /** Whether the index is too far behind for current market data: `lagBlocks` over the server's limit, or null. */
   lagging: Schema.Boolean.annotate({
-    description:
-      "True when the market-data index is more than the server's limit (50 blocks) behind the head, or has indexed nothing yet: market data and alerts on this network may be stale"
+    description: "True when the market-data index is more than the server's limit (50 blocks) behind the head, " +
+      "or has indexed nothing yet: market data and alerts on this network may be stale"
   })
 })
 export type NetworkHealthView = typeof NetworkHealthView.Type
 
+/** `GET /v1/health` `data`. */
 export const HealthView = Schema.Struct({
   status: Schema.Literal("ok"),
   version: Schema.String,
   /** What the service runs on (`Backend`): named by the server that composes the routes. */
   backend: Schema.String.annotate({
-    description:
-      "What the service runs on: `simulator` on the built-in simulator, `live` on real chains, `custom` on other adapters"
+    description: "What the service runs on: `simulator` on the built-in simulator, `live` on real chains, " +
+      "`custom` on other adapters"
   }),
   time: Schema.String,
   /** On a live server: each network it serves, by name. Absent on the simulator. */
@@ -45,6 +46,7 @@ export const HealthView = Schema.Struct({
 })
 export type HealthView = typeof HealthView.Type
 
+/** `/v1/health`. */
 export class SystemApi extends HttpApiGroup.make("system")
   .add(
     readRoute("health", "/v1/health", HealthView, { summary: "Liveness" })

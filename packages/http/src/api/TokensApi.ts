@@ -42,6 +42,7 @@ export const TokenView = Schema.Struct({
 })
 export type TokenView = typeof TokenView.Type
 
+/** `/v1/tokens`: the token catalogue. */
 export class TokensApi extends HttpApiGroup.make("tokens")
   .add(
     queryRoute("list", "/v1/tokens", TokensQuery, Schema.Array(TokenView), {

@@ -17,6 +17,7 @@ import { Envelope } from "./Envelope.ts"
 import { documented, idempotentCreationRoute, idExample, itemRoute, queryRoute, walletAnswerRoute } from "./Routes.ts"
 import { Authentication } from "./Security.ts"
 
+/** `/v1/quote` and `/v1/trades`: quotes, swaps and their approvals. */
 export class TradesApi extends HttpApiGroup.make("trades")
   .add(
     idempotentCreationRoute("create", "/v1/trades", CreateTradeBody, TradeCreatedView, {
@@ -35,8 +36,8 @@ export class TradesApi extends HttpApiGroup.make("trades")
     }),
     walletAnswerRoute("approval", "/v1/trades/:id/approval", TradeApprovalBody, TradeView, {
       scope: "trade",
-      summary:
-        "An external wallet's answer to its trade awaiting approval: the prepared swap signed, the hash of the swap it broadcast, or a rejection",
+      summary: "An external wallet's answer to its trade awaiting approval: the prepared swap signed, " +
+        "the hash of the swap it broadcast, or a rejection",
       examples: {
         parameters: { id: "trd_V0EqxmPlrww0EEmI9QfJ" },
         body: { txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }

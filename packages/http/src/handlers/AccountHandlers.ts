@@ -3,22 +3,23 @@
  * cases, for the calling account.
  */
 import { Notifications, webhookCreatedView, webhookDeliveryListView, webhookListView, Webhooks } from "@swapdesk/core"
-import { Effect } from "effect"
+import { Effect, identity } from "effect"
 import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { forAccount, makeResponder } from "./Respond.ts"
 
-const same = <A>(a: A) => a
-
+/** `NotificationsApi` on the `Notifications` use cases. */
 export const NotificationsHandlers = ApiHandlers.group(Api, "notifications", (handlers) =>
   Effect.gen(function*() {
     const { respond } = yield* makeResponder
     const notifications = yield* Notifications
     return handlers
-      .handle("get", () => forAccount((account) => respond(notifications.get(account), same)))
-      .handle("update", ({ payload }) => forAccount((account) => respond(notifications.update(account, payload), same)))
+      .handle("get", () => forAccount((account) => respond(notifications.get(account), identity)))
+      .handle("update", ({ payload }) =>
+        forAccount((account) => respond(notifications.update(account, payload), identity)))
   }))
 
+/** `WebhooksApi` on the `Webhooks` use cases. */
 export const WebhooksHandlers = ApiHandlers.group(Api, "webhooks", (handlers) =>
   Effect.gen(function*() {
     const { noContent, respond } = yield* makeResponder

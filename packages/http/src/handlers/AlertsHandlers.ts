@@ -7,6 +7,7 @@ import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { forAccount, makeResponder } from "./Respond.ts"
 
+/** `AlertsApi` on the `Alerts` use cases. */
 export const AlertsHandlers = ApiHandlers.group(Api, "alerts", (handlers) =>
   Effect.gen(function*() {
     const { noContent, respond } = yield* makeResponder

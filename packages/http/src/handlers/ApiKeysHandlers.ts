@@ -8,6 +8,7 @@ import { Principal } from "../api/Security.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { forAccount, makeResponder } from "./Respond.ts"
 
+/** `ApiKeysApi` on the `ApiKeys` use cases. */
 export const ApiKeysHandlers = ApiHandlers.group(Api, "apiKeys", (handlers) =>
   Effect.gen(function*() {
     const { noContent, respond } = yield* makeResponder

@@ -4,14 +4,13 @@
  * record.
  */
 import { MarketData, type MarketSnapshot } from "@swapdesk/core"
-import { Effect, Option } from "effect"
+import { Effect, identity, Option } from "effect"
 import { Api } from "../api/Api.ts"
 import { MaybePrincipal } from "../api/Security.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeResponder } from "./Respond.ts"
 
-const identity = <A>(a: A): A => a
-
+/** `MarketApi` on the `MarketData` use cases. */
 export const MarketHandlers = ApiHandlers.group(Api, "market", (handlers) =>
   Effect.gen(function*() {
     const { respond, stableView } = yield* makeResponder
@@ -26,6 +25,7 @@ export const MarketHandlers = ApiHandlers.group(Api, "market", (handlers) =>
       .handle("trending", ({ query }) => respond(market.trending(query), identity))
   }))
 
+/** `ChartsApi` on the `MarketData` use cases. */
 export const ChartsHandlers = ApiHandlers.group(Api, "charts", (handlers) =>
   Effect.gen(function*() {
     const { respond } = yield* makeResponder

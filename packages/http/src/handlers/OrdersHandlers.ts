@@ -9,6 +9,7 @@ import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeIdempotentCreate } from "./IdempotentCreate.ts"
 import { forAccount, makeResponder } from "./Respond.ts"
 
+/** `OrdersApi` on the `Orders` use cases. */
 export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>
   Effect.gen(function*() {
     const { respond } = yield* makeResponder

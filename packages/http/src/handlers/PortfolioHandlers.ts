@@ -7,6 +7,7 @@ import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { forAccount, makeResponder } from "./Respond.ts"
 
+/** `PortfolioApi` on the `Portfolio` use case. */
 export const PortfolioHandlers = ApiHandlers.group(Api, "portfolio", (handlers) =>
   Effect.gen(function*() {
     const { ok } = yield* makeResponder

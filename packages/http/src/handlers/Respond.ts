@@ -30,6 +30,7 @@ const noContentResponse = HttpServerResponse.empty({ status: 204 })
 export const envelopeResponse = <A>(envelope: Enveloped<A>, status: SuccessStatus = 200) =>
   HttpServerResponse.jsonUnsafe(envelope, { status })
 
+/** How a handler group answers (`makeResponder`). */
 export interface Responder {
   /** Wraps `data` in the success envelope. */
   readonly envelope: <A>(data: A) => Effect.Effect<Enveloped<A>>
@@ -72,6 +73,7 @@ interface Rendered {
 
 const enveloped = <A>(data: A, ms: number): Enveloped<A> => successEnvelope(data, toIso(ms))
 
+/** A group's `Responder`, stamping with the market clock: made once per group, when the handlers are built. */
 export const makeResponder: Effect.Effect<Responder, never, MarketClock> = Effect.map(MarketClock, (clock) => {
   const envelope = <A>(data: A) => Effect.map(clock.now, (ms) => enveloped(data, ms))
   const ok = <A>(data: A, status: SuccessStatus = 200) =>

@@ -25,6 +25,7 @@ export const HealthNetworks = Context.Reference<
   Effect.Effect<Readonly<Record<string, NetworkHealthView>>> | undefined
 >("@swapdesk/http/HealthNetworks", { defaultValue: () => undefined })
 
+/** `SystemApi`: the health report. */
 export const SystemHandlers = ApiHandlers.group(Api, "system", (handlers) =>
   Effect.gen(function*() {
     const backend = yield* Backend

@@ -23,6 +23,7 @@ const tokenView = (token: Token): TokenView => {
   }
 }
 
+/** `TokensApi` on the token registry. */
 export const TokensHandlers = ApiHandlers.group(Api, "tokens", (handlers) =>
   Effect.gen(function*() {
     const { ok } = yield* makeResponder

@@ -27,6 +27,7 @@ const decisionOf = (body: TradeApprovalBody): TradeDecision =>
     ? { _tag: "TransactionHash", txHash: body.txHash }
     : { _tag: "Reject" }
 
+/** `TradesApi` on the `Trades` use cases. */
 export const TradesHandlers = ApiHandlers.group(Api, "trades", (handlers) =>
   Effect.gen(function*() {
     const { respond, stableView } = yield* makeResponder

@@ -6,7 +6,7 @@
  * allowed, `Vary: Origin` and, for an allowed origin, what its page may read. They are set with one
  * `HttpServerResponse.setHeaders` (each `setHeader` copies the header map and the response), given
  * as a list of name and value pairs, which `setHeaders` takes as they are, where a record would be
- * copied into a list first (`docs/performance.md`, "Round 8").
+ * copied into a list first (measured in `docs/performance.md`).
  *
  * What a request's middlewares learn that its response must say is kept on the request until then
  * (for now the rate limiter's figures: `RateLimit-*`, and `Retry-After` over the limit), under a

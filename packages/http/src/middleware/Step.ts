@@ -43,6 +43,7 @@ export interface Answers {
   readonly tooLarge: Effect.Effect<HttpServerResponse.HttpServerResponse>
 }
 
+/** The steps' `Answers`, stamped with the market clock. */
 export const makeAnswers: Effect.Effect<Answers, never, MarketClock> = Effect.map(MarketClock, (clock) => {
   const envelope: Answers["envelope"] = (code, message, options = {}) =>
     Effect.map(clock.now, (ms) =>

@@ -43,6 +43,7 @@ const lastOnConnection = (socket: Socket, inFlight: ResponsesInFlight) => {
   })
 }
 
+/** What `gracefulShutdown` hands back: the drain a server runs when it is asked to stop. */
 export interface GracefulShutdown {
   /** Stops accepting, closes every connection after its current or next response; resolves when all are closed. */
   readonly drain: (limitMs?: number) => Promise<void>

@@ -8,6 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { onRequestArrival } from "./RequestArrivals.ts"
 
+/** The responses Node still owes on each connection, in order. */
 export interface ResponsesInFlight {
   /** The responses still owed on `socket`, in the order Node writes them; empty when it is idle. */
   readonly on: (socket: Duplex) => ReadonlyArray<ServerResponse<IncomingMessage>>

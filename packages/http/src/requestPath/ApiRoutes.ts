@@ -71,7 +71,10 @@ interface RequestPart {
 const decoderOf = (schema: Schema.Top, options: SchemaAST.ParseOptions | undefined) =>
   Schema.decodeUnknownEffect(schema as Schema.Decoder<unknown>, options) as Decoder
 
-/** The message of the issue a body that is not JSON fails with (`RequestValidationLive` answers it `MALFORMED_JSON`). */
+/**
+ * The message of the issue a body that is not JSON fails with (`RequestValidationLive` answers it
+ * `MALFORMED_JSON`).
+ */
 export const UNPARSEABLE_BODY = "Expected a valid JSON body"
 
 const unparseableBody = Effect.fail(

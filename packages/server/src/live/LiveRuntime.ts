@@ -4,8 +4,8 @@
  * live key environment (keys created through the API are `sd_live_…`, and only those sign in).
  * Requires the configured channels (`ChannelTransport`).
  */
-import { ApiKeyEnvironment, MarketClock, SecretHasher } from "@swapdesk/core"
-import { sha256Hex } from "@swapdesk/http/node"
+import { ApiKeyEnvironment, MarketClock } from "@swapdesk/core"
+import { NodeSecretHasher } from "@swapdesk/http/node"
 import { Layer } from "effect"
 import { layerChannelNotifier } from "./ChannelNotifier.ts"
 import { layerLoggedDomainEvents } from "./LoggedDomainEvents.ts"
@@ -19,7 +19,7 @@ export const layerLiveRuntime = layerChannelNotifier.pipe(
     layerWallClockTimer,
     layerRandomIds,
     layerLoggedDomainEvents,
-    Layer.succeed(SecretHasher, { sha256Hex }),
+    NodeSecretHasher,
     Layer.succeed(ApiKeyEnvironment, "live")
   ))
 )
