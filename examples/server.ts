@@ -11,7 +11,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { routes, serve } from "@swapdesk/http"
-import { ClientErrors } from "@swapdesk/http/node"
+import { ClientErrors, NodeServerPlatform } from "@swapdesk/http/node"
 import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
 import { Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
@@ -24,10 +24,13 @@ export const world = layerSimulator(decodeScenario({ seed: 3, clock: { mode: "ma
 export const app = serve(routes.pipe(Layer.provide(world)))
 
 /**
- * `app` for a Node server: requests Node's parser refuses never reach a route, so `ClientErrors`
- * answers them on that same server, in the error envelope at `world`'s market time.
+ * `app` for a Node server: what Node knows of a request beyond Effect's view of it (its HTTP
+ * version, repeated header fields, the methods it parses) comes from `NodeServerPlatform`, and
+ * requests Node's parser refuses never reach a route, so `ClientErrors` answers them on that same
+ * server, in the error envelope at `world`'s market time.
  */
-export const nodeApp = (server: Server) => serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world)))
+export const nodeApp = (server: Server) =>
+  serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world))).pipe(Layer.provide(NodeServerPlatform))
 
 /** Prints the address of the platform server it is given, once that server listens. */
 export const logAddress = Layer.effectDiscard(Effect.gen(function*() {

@@ -5,6 +5,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, it } from "@effect/vitest"
 import { serve } from "@swapdesk/http"
+import { NodeServerPlatform } from "@swapdesk/http/node"
 import { makeSimulatorClient, simulatorApp } from "@swapdesk/server"
 import { demoKeys, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer } from "effect"
@@ -18,6 +19,7 @@ it.live("the client example trades through a running server", () =>
   Effect.gen(function*() {
     const server = yield* Layer.build(
       serve(simulatorApp(manualDemo)).pipe(
+        Layer.provide(NodeServerPlatform),
         Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
       )
     )

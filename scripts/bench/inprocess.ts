@@ -19,7 +19,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { serve } from "@swapdesk/http"
-import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
+import { ClientErrors, gracefulShutdown, NodeServerPlatform } from "@swapdesk/http/node"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Effect, Layer } from "effect"
@@ -46,6 +46,7 @@ const api = createServer({ requireHostHeader: false })
 gracefulShutdown(api)
 Effect.runFork(Layer.launch(
   serve(ClientErrors(api).pipe(Layer.provideMerge(simulatorApp(scenario)))).pipe(
+    Layer.provide(NodeServerPlatform),
     Layer.provideMerge(NodeHttpServer.layer(() => api, { port: 0, host: HOST, gracefulShutdownTimeout: "5 seconds" }))
   )
 ))

@@ -21,7 +21,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { MarketClock } from "@swapdesk/core"
 import { ApiHandlers, ApiRoutes, serve } from "@swapdesk/http"
-import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
+import { ClientErrors, gracefulShutdown, NodeServerPlatform } from "@swapdesk/http/node"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
 import { Context, Effect, Layer, Schema, type Scope } from "effect"
@@ -125,7 +125,7 @@ const startApi = () => {
   const server = NodeHttpServer.layer(() => nodeServer, { port: 0, host: HOST, gracefulShutdownTimeout: "5 seconds" })
   const app = ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(scenario)))
   return Effect.map(
-    Layer.build(serve(app).pipe(Layer.provideMerge(server))),
+    Layer.build(serve(app).pipe(Layer.provide(NodeServerPlatform), Layer.provideMerge(server))),
     (context) => HttpServer.formatAddress(Context.get(context, HttpServer.HttpServer).address)
   )
 }

@@ -12,7 +12,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { makeClient, routes, serve } from "@swapdesk/http"
-import { ClientErrors } from "@swapdesk/http/node"
+import { ClientErrors, NodeServerPlatform } from "@swapdesk/http/node"
 import { makeSimulatorClient, simulatorApp } from "@swapdesk/server"
 import { decodeScenario, layerSimulator } from "@swapdesk/simulator"
 import { Context, Effect, Layer } from "effect"
@@ -46,7 +46,7 @@ const listen = <E>(app: Layer.Layer<never, E, HttpServer.HttpServer>, server: Se
   )
 
 const standalone = Effect.gen(function*() {
-  const baseUrl = yield* listen(serve(simulatorApp(scenario)))
+  const baseUrl = yield* listen(serve(simulatorApp(scenario)).pipe(Layer.provide(NodeServerPlatform)))
   const client = yield* makeSimulatorClient({ baseUrl, apiKey: KEY })
   const health = yield* client.system.health()
   const created = yield* client.trades.create({
@@ -81,7 +81,8 @@ const rawCall = (baseUrl: string, request: string) =>
 const ownAdapters = Effect.gen(function*() {
   const world = layerSimulator(decodeScenario({ seed: 3, clock: { mode: "manual" }, historyDays: 1 }))
   const server = createServer()
-  const baseUrl = yield* listen(serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world))), server)
+  const app = serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world)))
+  const baseUrl = yield* listen(app.pipe(Layer.provide(NodeServerPlatform)), server)
   const anonymous = yield* makeClient({ baseUrl })
   const market = yield* anonymous.market.marketData({ query: { token: "SOL" } })
   const stranger = yield* makeClient({ baseUrl, apiKey: `sd_live_${"x".repeat(40)}` })

@@ -26,6 +26,7 @@ import { answerFailure } from "./middleware/FailureAnswer.ts"
 import { hygiene } from "./middleware/Hygiene.ts"
 import { makeStamp, routeOf } from "./middleware/ResponseStamp.ts"
 import { makeAnswers, pathOf } from "./middleware/Step.ts"
+import { ServerPlatform } from "./ServerPlatform.ts"
 
 /** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
 const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
@@ -67,9 +68,10 @@ export const GlobalMiddleware = (documents: ReadonlySet<string>, docsPath: strin
     Effect.gen(function*() {
       const answers = yield* makeAnswers
       const keys = yield* KeyAuthenticator
-      const clean = hygiene(answers)
+      const platform = yield* ServerPlatform
+      const clean = hygiene(answers, platform)
       const documentKey = checkDocumentKey(keys, documents, answers)
-      const failed = answerFailure(answers)
+      const failed = answerFailure(answers, platform)
       const stamp = makeStamp(yield* CorsOrigins, docsPath)
       return (router) =>
         Effect.withFiber((fiber) => {

@@ -1,7 +1,8 @@
 /**
- * The server as layers a service can compose: `SwapdeskHttp.routes` serves the contract on
- * whatever implements the core's ports; add `NodeHttpServer.layer` (or any platform server) and
- * launch it. The simulator-backed standalone server (`@swapdesk/server`) is one such composition.
+ * The server as layers a service can compose: `SwapdeskHttp.routes` serves the contract on whatever
+ * implements the core's ports; add `NodeHttpServer.layer` (or any platform server), on Node with
+ * `NodeServerPlatform` (`@swapdesk/http/node`), and launch it. The simulator-backed standalone
+ * server (`@swapdesk/server`) is one such composition.
  */
 import { DomainLive } from "@swapdesk/core"
 import { Layer } from "effect"

@@ -1,9 +1,9 @@
 /**
- * @swapdesk/http: the REST contract as an `HttpApi` definition, its handlers and server layers,
- * and a typed client. It runs on whatever implements the core's ports, and on any platform: it
- * imports no Node module. Node's own pieces (parser refusals, graceful shutdown, Node's
- * `SecretHasher`) are in `@swapdesk/http/node`; the simulator-backed standalone server is
- * `@swapdesk/server`.
+ * @swapdesk/http: the REST contract as an `HttpApi` definition, its handlers and server layers, and
+ * a typed client. It runs on whatever implements the core's ports, and on any platform: it imports
+ * no Node module. Node's own pieces (what Node's server knows of a request, parser refusals,
+ * graceful shutdown, Node's `SecretHasher`) are in `@swapdesk/http/node`; the simulator-backed
+ * standalone server is `@swapdesk/server`.
  */
 export * from "./api/Api.ts"
 export * from "./api/ApiErrors.ts"
@@ -26,3 +26,4 @@ export * as ApiHandlers from "./requestPath/ApiHandlers.ts"
 export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
 export * from "./SecurityHeaders.ts"
 export * from "./Server.ts"
+export * from "./ServerPlatform.ts"

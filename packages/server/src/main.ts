@@ -26,7 +26,7 @@ import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport, layerMemoryRepositories, type MarketClock } from "@swapdesk/core"
 import { liveNetworksOf } from "@swapdesk/evm"
 import { Logging, serve } from "@swapdesk/http"
-import { ClientErrors, gracefulShutdown } from "@swapdesk/http/node"
+import { ClientErrors, gracefulShutdown, NodeServerPlatform } from "@swapdesk/http/node"
 import { decodeScenario, demoScenario, InvalidScenario, type ScenarioFile } from "@swapdesk/simulator"
 import { Cause, Effect, Layer, Redacted } from "effect"
 import { type HttpRouter, HttpServer } from "effect/http"
@@ -142,6 +142,7 @@ const serveUntilStopped = (
       Layer.build(
         logAddress.pipe(
           Layer.provide(serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(app(nodeServer))))),
+          Layer.provide(NodeServerPlatform),
           Layer.provide(server),
           Layer.provide(Logging.layer(settings.logFormat, settings.logLevel))
         )

@@ -11,6 +11,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { layerWebhookSender, loadChannels } from "@swapdesk/channels"
 import { ChannelTransport } from "@swapdesk/core"
 import { serve } from "@swapdesk/http"
+import { NodeServerPlatform } from "@swapdesk/http/node"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { simulatorApp } from "../src/SimulatorServer.ts"
@@ -47,7 +48,10 @@ const world = Effect.gen(function*() {
     Layer.succeed(ChannelTransport, channels),
     layerWebhookSender({ allowPrivateUrls: true })
   )
-  const server = serve(simulatorApp(scenario, { adapters })).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+  const server = serve(simulatorApp(scenario, { adapters })).pipe(
+    Layer.provide(NodeServerPlatform),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
   return { smtp, providers, server }
 })
 

@@ -8,7 +8,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { assert, layer } from "@effect/vitest"
 import { serve } from "@swapdesk/http"
-import { ClientErrors } from "@swapdesk/http/node"
+import { ClientErrors, NodeServerPlatform } from "@swapdesk/http/node"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { createServer } from "node:http"
@@ -31,6 +31,7 @@ const TestServer = HttpServer.layerTestClient.pipe(
   Layer.provideMerge(
     serve(ClientErrors(nodeServer).pipe(Layer.provideMerge(simulatorApp(testScenario))))
   ),
+  Layer.provide(NodeServerPlatform),
   Layer.provideMerge(NodeHttpServer.layer(() => nodeServer, { port: 0, host: "127.0.0.1" }))
 )
 

@@ -3,6 +3,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { serve } from "@swapdesk/http"
+import { NodeServerPlatform } from "@swapdesk/http/node"
 import type { ScenarioFile } from "@swapdesk/simulator"
 import { Effect, Layer, Stream } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
@@ -83,7 +84,11 @@ export const testScenario: ScenarioFile = {
 export const testServer = (
   scenario: ScenarioFile = testScenario,
   options: SimulatorAppOptions = {}
-) => serve(simulatorApp(scenario, options)).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+) =>
+  serve(simulatorApp(scenario, options)).pipe(
+    Layer.provide(NodeServerPlatform),
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
 
 export interface Reply {
   readonly status: number

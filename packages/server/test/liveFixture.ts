@@ -26,6 +26,7 @@ import {
   startAnvil
 } from "@swapdesk/evm/devnet"
 import { serve } from "@swapdesk/http"
+import { NodeServerPlatform } from "@swapdesk/http/node"
 import { SqlStore } from "@swapdesk/store"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { mkdtempSync } from "node:fs"
@@ -173,7 +174,10 @@ export const startLiveServer = async <E>(
     ...options
   })
   const runtime = ManagedRuntime.make(
-    serve(app).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" })))
+    serve(app).pipe(
+      Layer.provide(NodeServerPlatform),
+      Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" }))
+    )
   ) as never as ManagedRuntime.ManagedRuntime<never, unknown>
   await runtime.runPromise(Effect.void)
   return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, runtime }

@@ -6,7 +6,7 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { OrderRepository, TradeRepository } from "@swapdesk/core"
 import { serve } from "@swapdesk/http"
-import { ClientErrors } from "@swapdesk/http/node"
+import { ClientErrors, NodeServerPlatform } from "@swapdesk/http/node"
 import { type ScenarioFile, type Simulation, SimulationState, type SimulatorRepositories } from "@swapdesk/simulator"
 import { Effect, Layer } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
@@ -45,6 +45,7 @@ export const liveServer = <E = never>(scenario: ScenarioFile, repositories?: Sim
   const layer = HttpServer.layerTestClient.pipe(
     Layer.provide(FetchHttpClient.layer),
     Layer.provideMerge(serve(ClientErrors(server).pipe(Layer.provideMerge(capture), Layer.provideMerge(app)))),
+    Layer.provide(NodeServerPlatform),
     Layer.provideMerge(NodeHttpServer.layer(() => server, { port: 0, host: "127.0.0.1" }))
   )
   const get = (): World => {

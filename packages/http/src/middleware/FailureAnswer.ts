@@ -9,6 +9,7 @@
  */
 import { Cause, Effect } from "effect"
 import { HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { ServerPlatform } from "../ServerPlatform.ts"
 import { routeOf } from "./ResponseStamp.ts"
 import type { Answers } from "./Step.ts"
 
@@ -30,14 +31,15 @@ const isBodyTooLarge = (cause: Cause.Cause<unknown>): boolean =>
 /**
  * Whether `cause` is only the client hanging up before its answer: the platform interrupts a
  * request whose connection closed (`ClientAbort`), and a body still being read fails first when
- * Node aborts the request (`ECONNRESET`). Anything else in the cause is a failure of the server's.
+ * the platform aborts the request (a connection reset, as `ServerPlatform` tells it). Anything
+ * else in the cause is a failure of the server's.
  */
-const isClientGone = (cause: Cause.Cause<unknown>): boolean =>
+const isClientGone = (cause: Cause.Cause<unknown>, platform: ServerPlatform): boolean =>
   cause.reasons.length > 0 && cause.reasons.every((reason) => {
     if (reason._tag === "Interrupt") return reason.annotations.has(HttpServerError.ClientAbort.key)
     const error = reason._tag === "Fail" ? reason.error : reason.defect
     return HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
-      (error.reason.cause as { readonly code?: unknown } | undefined)?.code === "ECONNRESET"
+      platform.isConnectionReset(error.reason.cause)
   })
 
 /**
@@ -84,7 +86,7 @@ const noRouteNetwork = (cause: Cause.Cause<unknown>): string | undefined => {
 const clientGone = Effect.succeed(HttpServerResponse.empty({ status: 499 }))
 
 /** The step: the answer to a request whose route failed, or that no route took. */
-export const answerFailure = (answers: Answers) =>
+export const answerFailure = (answers: Answers, platform: ServerPlatform) =>
 (
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
@@ -92,7 +94,7 @@ export const answerFailure = (answers: Answers) =>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (isRouteNotFound(cause)) return answers.notFound(request)
   if (isBodyTooLarge(cause)) return answers.tooLarge
-  if (isClientGone(cause)) return clientGone
+  if (isClientGone(cause, platform)) return clientGone
   const network = unavailableNetwork(cause)
   if (network !== undefined) {
     return answers.envelope(

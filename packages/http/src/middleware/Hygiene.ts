@@ -8,8 +8,11 @@
  * - an HTTP/1.1 request without `Host` is `VALIDATION_ERROR` (RFC 9112, section 3.2; Node is told
  *   to let it through so that it gets an envelope);
  * - two `Authorization` headers are `UNAUTHORIZED`: which one is meant cannot be known.
+ *
+ * The last two ask the platform (`ServerPlatform`): the version and the repeated fields of a head
+ * are not in Effect's request, whose headers keep one field of each name.
  */
-import type { HttpServerRequest } from "effect/http"
+import type { ServerPlatform } from "../ServerPlatform.ts"
 import { type Answers, pathOf, type Step } from "./Step.ts"
 
 const hasFragment = (url: string): boolean => url.includes("#")
@@ -21,27 +24,11 @@ const hasSemicolonInPath = (url: string): boolean => {
   return query === -1 || semicolon < query
 }
 
-const lacksHost = (request: HttpServerRequest.HttpServerRequest): boolean =>
-  request.headers.host === undefined &&
-  (request.source as { readonly httpVersion?: string } | undefined)?.httpVersion === "1.1"
-
-/** How many `Authorization` fields the request's head has: Node keeps only the first in `headers`. */
-const authorizationCount = (source: unknown): number => {
-  const raw = (source as { readonly rawHeaders?: ReadonlyArray<string> } | undefined)?.rawHeaders
-  let count = 0
-  if (raw !== undefined) {
-    for (let i = 0; i < raw.length; i += 2) {
-      if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === "authorization") count++
-    }
-  }
-  return count
-}
-
 const FRAGMENT_MESSAGE = "the request target must not contain '#': a fragment is not sent to a server"
 const HOST_MESSAGE = "an HTTP/1.1 request must have a Host header"
 
 /** The hygiene step: each check a property read or an `indexOf` on a request that passes. */
-export const hygiene = ({ envelope }: Answers): Step => {
+export const hygiene = ({ envelope }: Answers, platform: ServerPlatform): Step => {
   const withFragment = envelope("VALIDATION_ERROR", FRAGMENT_MESSAGE, {
     details: [{ path: "", message: FRAGMENT_MESSAGE }]
   })
@@ -51,8 +38,10 @@ export const hygiene = ({ envelope }: Answers): Step => {
     const url = request.url
     if (hasFragment(url)) return withFragment
     if (hasSemicolonInPath(url)) return envelope("NOT_FOUND", `no route for ${request.method} ${pathOf(url)}`)
-    if (lacksHost(request)) return withoutHost
-    if (request.headers.authorization !== undefined && authorizationCount(request.source) > 1) return twoAuthorizations
+    if (request.headers.host === undefined && platform.httpVersion(request) === "1.1") return withoutHost
+    if (request.headers.authorization !== undefined && platform.fieldCount(request, "authorization") > 1) {
+      return twoAuthorizations
+    }
     return next
   }
 }

@@ -1,8 +1,9 @@
 /**
  * The router's answer to a method a path lacks, and the CORS preflight: for every path served, a
- * route for each other method Node parses (`PARSED_METHODS`), answering `405 METHOD_NOT_ALLOWED` with `Allow`, or, for
- * a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`) from an allowed origin, `204`
- * with the path's methods and the headers the API reads. So the router itself tells an unknown path
+ * route for each other method the platform's parser lets through (`ServerPlatform`), answering
+ * `405 METHOD_NOT_ALLOWED` with `Allow`, or, for a CORS preflight (`OPTIONS` with
+ * `Access-Control-Request-Method`) from an allowed origin, `204` with the path's methods and the
+ * headers the API reads. So the router itself tells an unknown path
  * (no route: 404) from a method its path lacks (this route: 405), with the same matching of paths,
  * trailing slashes and parameters as the routes it stands beside. `HEAD` is left to the router
  * where `GET` is served: it answers `HEAD` as `GET`.
@@ -10,49 +11,8 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { CORS_ALLOWED_HEADERS, CORS_MAX_AGE_SECONDS, CorsOrigins } from "../Cors.ts"
+import { ServerPlatform } from "../ServerPlatform.ts"
 import { type Answers, makeAnswers, pathOf } from "./Step.ts"
-
-/**
- * Every method Node's HTTP parser takes (`node:http`'s `METHODS`, held equal by
- * `test/Preflight.test.ts`): a request with any other is refused before it reaches a route.
- */
-export const PARSED_METHODS: ReadonlyArray<string> = [
-  "ACL",
-  "BIND",
-  "CHECKOUT",
-  "CONNECT",
-  "COPY",
-  "DELETE",
-  "GET",
-  "HEAD",
-  "LINK",
-  "LOCK",
-  "M-SEARCH",
-  "MERGE",
-  "MKACTIVITY",
-  "MKCALENDAR",
-  "MKCOL",
-  "MOVE",
-  "NOTIFY",
-  "OPTIONS",
-  "PATCH",
-  "POST",
-  "PROPFIND",
-  "PROPPATCH",
-  "PURGE",
-  "PUT",
-  "QUERY",
-  "REBIND",
-  "REPORT",
-  "SEARCH",
-  "SOURCE",
-  "SUBSCRIBE",
-  "TRACE",
-  "UNBIND",
-  "UNLINK",
-  "UNLOCK",
-  "UNSUBSCRIBE"
-]
 
 /** A route served, as the router is given it. */
 export interface ServedRoute {
@@ -107,12 +67,13 @@ export const unservedMethods = (served: ReadonlyArray<ServedRoute>) =>
     Effect.gen(function*() {
       const answers = yield* makeAnswers
       const corsOrigins = yield* CorsOrigins
+      const { methods: parsed } = yield* ServerPlatform
       const routes: Array<HttpRouter.Route<never, never>> = []
       for (const [path, methods] of methodsByPath(served)) {
         const answer = answerOf(answers, corsOrigins, methods)
-        for (const method of PARSED_METHODS) {
+        for (const method of parsed) {
           if (methods.includes(method) || (method === "HEAD" && methods.includes("GET"))) continue
-          // Any method Node parses has its route: the router takes methods beyond the ones its type names.
+          // Any method the parser lets through has its route: the router takes methods beyond the ones its type names.
           routes.push(HttpRouter.route(method as "GET", path as HttpRouter.PathInput, answer))
         }
       }

@@ -153,7 +153,7 @@ export interface ClientErrorsOptions {
  * ```ts
  * const server = createServer()
  * serve(Layer.merge(routes, ClientErrors(server)).pipe(Layer.provide(world)))
- *   .pipe(Layer.provide(NodeHttpServer.layer(() => server, { port })))
+ *   .pipe(Layer.provide(NodeServerPlatform), Layer.provide(NodeHttpServer.layer(() => server, { port })))
  * ```
  *
  * A connection with a refused request is always closed, and `CONNECT` is never tunnelled, so this
