@@ -24,7 +24,8 @@ import { CorsOrigins } from "./Cors.ts"
 import { checkDocumentKey } from "./middleware/DocumentKey.ts"
 import { answerFailure } from "./middleware/FailureAnswer.ts"
 import { hygiene } from "./middleware/Hygiene.ts"
-import { makeStamp, routeOf } from "./middleware/ResponseStamp.ts"
+import { makeRequestNotes, RequestNotes } from "./middleware/RequestNotes.ts"
+import { makeStamp } from "./middleware/ResponseStamp.ts"
 import { makeAnswers, pathOf } from "./middleware/Step.ts"
 import { ServerPlatform } from "./ServerPlatform.ts"
 
@@ -51,10 +52,11 @@ export const requestIdFrom = (incoming: string | undefined): string =>
 const logAnswered = (
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
-  response: HttpServerResponse.HttpServerResponse
+  response: HttpServerResponse.HttpServerResponse,
+  notes: RequestNotes
 ) =>
   Effect.logDebug(`${request.method} ${pathOf(request.url)} ${response.status}`).pipe(
-    Effect.annotateLogs({ requestId, route: routeOf(request) ?? "none", status: response.status }),
+    Effect.annotateLogs({ requestId, route: notes.route ?? "none", status: response.status }),
     Effect.as(response)
   )
 
@@ -77,13 +79,17 @@ export const GlobalMiddleware = (documents: ReadonlySet<string>, docsPath: strin
         Effect.withFiber((fiber) => {
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const requestId = requestIdFrom(request.headers["x-request-id"])
-          const answered = Effect.matchCauseEffect(clean(request, documentKey(request, router)), {
+          const notes = makeRequestNotes()
+          const routed = Effect.provideService(router, RequestNotes, notes)
+          const answered = Effect.matchCauseEffect(clean(request, documentKey(request, routed)), {
             onFailure: (cause) =>
-              Effect.map(failed(request, requestId, cause), (response) => stamp(request, requestId, response)),
-            onSuccess: (response) => Effect.succeed(stamp(request, requestId, response))
+              Effect.map(failed(request, requestId, cause, notes), (response) =>
+                stamp(request, requestId, response, notes)),
+            onSuccess: (response) =>
+              Effect.succeed(stamp(request, requestId, response, notes))
           })
           return LogLevel.isGreaterThanOrEqualTo("Debug", fiber.getRef(References.MinimumLogLevel))
-            ? Effect.flatMap(answered, (response) => logAnswered(request, requestId, response))
+            ? Effect.flatMap(answered, (response) => logAnswered(request, requestId, response, notes))
             : answered
           // The router's type asks a global middleware to say that it answers every failure.
         }) as Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest>

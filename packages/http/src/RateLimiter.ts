@@ -12,8 +12,7 @@
  */
 import { type Plan, RateLimited, rateLimitsPerMinute } from "@swapdesk/core"
 import { Clock, Context, Effect, Layer } from "effect"
-import { HttpServerRequest } from "effect/http"
-import { recordRateLimit } from "./middleware/ResponseStamp.ts"
+import { noteRateLimit } from "./middleware/RequestNotes.ts"
 
 /** Whether requests are counted, and how many a minute each kind of caller may send. */
 export interface RateLimitSettings {
@@ -79,8 +78,7 @@ const makeRateLimiter = Effect.gen(function*() {
         const resetSeconds = Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000))
         const over = count > limit
         const remaining = Math.max(0, limit - count)
-        const request = Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)
-        if (request !== undefined) recordRateLimit(request, { limit, remaining, resetSeconds, over })
+        noteRateLimit(fiber, { limit, remaining, resetSeconds, over })
         return over ? refuse(new RateLimited({ retryAfterSeconds: resetSeconds })) : effect
       })
       : effect

@@ -6,11 +6,11 @@
 // Process.test.ts.
 import { MarketClock } from "@swapdesk/core"
 import { Effect, Layer, Logger, type LogLevel, References } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerResponse } from "effect/http"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
 import { KeyAuthenticator } from "../src/Authentication.ts"
 import { GlobalMiddleware } from "../src/GlobalMiddleware.ts"
-import { recordRoute } from "../src/middleware/ResponseStamp.ts"
+import { noteRoute } from "../src/middleware/RequestNotes.ts"
 
 interface Entry {
   readonly level: LogLevel.LogLevel
@@ -35,9 +35,9 @@ const serve = (level: LogLevel.LogLevel) =>
       HttpRouter.add(
         "GET",
         "/fine/:id",
-        Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-          recordRoute(request, "GET /fine/:id")
-          return HttpServerResponse.text("fine")
+        Effect.withFiber((fiber) => {
+          noteRoute(fiber, "GET /fine/:id")
+          return Effect.succeed(HttpServerResponse.text("fine"))
         })
       ),
       GlobalMiddleware(new Set(), "/docs")

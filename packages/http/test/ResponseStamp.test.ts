@@ -3,21 +3,34 @@
 // challenge on a 401, what an allowed origin's page may read (and Vary: Origin whenever origins are
 // allowed), Swagger UI's policy on its page only, over what the route set, leaving the route's own
 // response untouched (a stable view's response is shared by requests); and the rate limiter's
-// figures recorded on a request become its headers, with Retry-After only over the limit. Real
-// responses and requests of the installed Effect; the headers end to end are in packages/server/test.
+// decision noted for a request (RequestNotes.ts, the last one noted winning) becomes its headers,
+// with Retry-After only over the limit, and a fiber without notes notes nothing. Real responses and
+// requests of the installed Effect; the headers end to end are in packages/server/test.
+import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { addRateLimitHeaders, type HeaderPairs, makeStamp, recordRateLimit } from "../src/middleware/ResponseStamp.ts"
+import { makeRequestNotes, noteRateLimit, type RateLimitFigures, RequestNotes } from "../src/middleware/RequestNotes.ts"
+import { addRateLimitHeaders, type HeaderPairs, makeStamp } from "../src/middleware/ResponseStamp.ts"
 import { SECURITY_HEADERS } from "../src/SecurityHeaders.ts"
 
 const request = (path = "/v1/health", headers: Record<string, string> = {}) =>
   HttpServerRequest.fromWeb(new Request(`http://swapdesk.test${path}`, { headers }))
 
-/** The rate-limit headers the stamp adds for a request, from the figures recorded on it. */
-const rateLimitHeaders = (counted: ReturnType<typeof request>) => {
+/** The rate-limit headers the stamp adds for a decision. */
+const rateLimitHeaders = (figures: RateLimitFigures | undefined) => {
   const headers: HeaderPairs = []
-  addRateLimitHeaders(counted, headers)
+  addRateLimitHeaders(figures, headers)
   return headers
+}
+
+/** The notes a request's fiber leaves after the rate limiter decided `decisions`, in order. */
+const notedAfter = (decisions: ReadonlyArray<RateLimitFigures>) => {
+  const notes = makeRequestNotes()
+  Effect.runSync(
+    Effect.withFiber((fiber) => Effect.sync(() => decisions.forEach((figures) => noteRateLimit(fiber, figures))))
+      .pipe(Effect.provideService(RequestNotes, notes))
+  )
+  return notes
 }
 
 const page = "<html><script>go()</script><style>p{}</style></html>"
@@ -64,14 +77,20 @@ describe("the response stamp", () => {
 
 describe("the rate limiter's figures", () => {
   it("add nothing to a request the limiter did not count", () => {
-    expect(rateLimitHeaders(request())).toEqual([])
+    expect(rateLimitHeaders(makeRequestNotes().rateLimit)).toEqual([])
   })
 
-  it("become the RateLimit headers, the last decision recorded winning", () => {
-    const counted = request()
-    recordRateLimit(counted, { limit: 60, remaining: 59, resetSeconds: 41, over: false })
-    recordRateLimit(counted, { limit: 600, remaining: 598, resetSeconds: 40, over: false })
-    expect(Object.fromEntries(rateLimitHeaders(counted))).toEqual({
+  it("become the RateLimit headers the stamp sends, the last decision noted winning", () => {
+    const notes = notedAfter([
+      { limit: 60, remaining: 59, resetSeconds: 41, over: false },
+      { limit: 600, remaining: 598, resetSeconds: 40, over: false }
+    ])
+    expect(makeStamp(new Set(), "/docs")(request(), "r", HttpServerResponse.empty(), notes).headers).toMatchObject({
+      "ratelimit-limit": "600",
+      "ratelimit-remaining": "598",
+      "ratelimit-reset": "40"
+    })
+    expect(Object.fromEntries(rateLimitHeaders(notes.rateLimit))).toEqual({
       "ratelimit-limit": "600",
       "ratelimit-remaining": "598",
       "ratelimit-reset": "40"
@@ -79,13 +98,22 @@ describe("the rate limiter's figures", () => {
   })
 
   it("add Retry-After, the seconds to the window's end, over the limit", () => {
-    const refused = request()
-    recordRateLimit(refused, { limit: 60, remaining: 0, resetSeconds: 12, over: true })
-    expect(Object.fromEntries(rateLimitHeaders(refused))).toEqual({
+    const refused = notedAfter([{ limit: 60, remaining: 0, resetSeconds: 12, over: true }])
+    expect(Object.fromEntries(rateLimitHeaders(refused.rateLimit))).toEqual({
       "ratelimit-limit": "60",
       "ratelimit-remaining": "0",
       "ratelimit-reset": "12",
       "retry-after": "12"
     })
+  })
+
+  it("are noted nowhere by a fiber the global middleware gave no notes", () => {
+    expect(() =>
+      Effect.runSync(
+        Effect.withFiber((fiber) =>
+          Effect.sync(() => noteRateLimit(fiber, { limit: 1, remaining: 0, resetSeconds: 1, over: true }))
+        )
+      )
+    ).not.toThrow()
   })
 })

@@ -10,7 +10,7 @@
 import { Cause, Effect } from "effect"
 import { HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ServerPlatform } from "../ServerPlatform.ts"
-import { routeOf } from "./ResponseStamp.ts"
+import type { RequestNotes } from "./RequestNotes.ts"
 import type { Answers } from "./Step.ts"
 
 /** Whether `cause` is the router finding no route for the request's method and path. */
@@ -90,7 +90,8 @@ export const answerFailure = (answers: Answers, platform: ServerPlatform) =>
 (
   request: HttpServerRequest.HttpServerRequest,
   requestId: string,
-  cause: Cause.Cause<unknown>
+  cause: Cause.Cause<unknown>,
+  notes: RequestNotes
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   if (isRouteNotFound(cause)) return answers.notFound(request)
   if (isBodyTooLarge(cause)) return answers.tooLarge
@@ -112,7 +113,7 @@ export const answerFailure = (answers: Answers, platform: ServerPlatform) =>
   }
   return Effect.andThen(
     Effect.logError("request failed", cause).pipe(
-      Effect.annotateLogs({ requestId, route: routeOf(request) ?? "none", status: 500 })
+      Effect.annotateLogs({ requestId, route: notes.route ?? "none", status: 500 })
     ),
     answers.envelope("INTERNAL_ERROR", `something went wrong; quote request id ${requestId} when reporting it`)
   )

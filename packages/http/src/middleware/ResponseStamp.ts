@@ -6,44 +6,20 @@
  * allowed, `Vary: Origin` and, for an allowed origin, what its page may read. They are set with one
  * `HttpServerResponse.setHeaders` (each `setHeader` copies the header map and the response), given
  * as a list of name and value pairs, which `setHeaders` takes as they are, where a record would be
- * copied into a list first (measured in `docs/performance.md`).
- *
- * What a request's middlewares learn that its response must say is kept on the request until then
- * (for now the rate limiter's figures: `RateLimit-*`, and `Retry-After` over the limit), under a
- * symbol of this module's: the request is the one object both the rate limiter (inside the route)
- * and the global middleware (around it) hold, and a property on it costs nothing to look up.
+ * copied into a list first (measured in `docs/performance.md`). The rate limiter's figures
+ * (`RateLimit-*`, and `Retry-After` over the limit) come from the request's notes (`RequestNotes.ts`).
  */
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { CORS_EXPOSED_HEADERS } from "../Cors.ts"
 import { sha256Base64 } from "../Digest.ts"
 import { pageSecurityHeaders, SECURITY_HEADERS } from "../SecurityHeaders.ts"
-
-/** The rate limiter's decision on one request, as its headers state it. */
-export interface RateLimitFigures {
-  readonly limit: number
-  readonly remaining: number
-  readonly resetSeconds: number
-  /** Whether the request was refused (`429`), which adds `Retry-After`. */
-  readonly over: boolean
-}
-
-const rateLimitSlot: unique symbol = Symbol("@swapdesk/http/ResponseStamp/rateLimit")
-
-interface Stamped {
-  [rateLimitSlot]?: RateLimitFigures
-}
-
-/** Records the rate limiter's decision on `request`; the last one recorded is the one sent. */
-export const recordRateLimit = (request: HttpServerRequest.HttpServerRequest, figures: RateLimitFigures): void => {
-  ;(request as Stamped)[rateLimitSlot] = figures
-}
+import type { RateLimitFigures, RequestNotes } from "./RequestNotes.ts"
 
 /** Response headers as the stamp gathers them: name and value pairs, names in lower case. */
 export type HeaderPairs = Array<readonly [name: string, value: string]>
 
-/** Adds the headers of the rate limiter's decision on `request`, if there was one, to `headers`. */
-export const addRateLimitHeaders = (request: HttpServerRequest.HttpServerRequest, headers: HeaderPairs): void => {
-  const figures = (request as Stamped)[rateLimitSlot]
+/** Adds the headers of the rate limiter's decision, if there was one, to `headers`. */
+export const addRateLimitHeaders = (figures: RateLimitFigures | undefined, headers: HeaderPairs): void => {
   if (figures === undefined) return
   const reset = String(figures.resetSeconds)
   headers.push(
@@ -93,19 +69,23 @@ const SECURITY_PAIRS = pairsOf(SECURITY_HEADERS)
 const NO_STORE = Object.freeze(["cache-control", "no-store"] as const)
 const BEARER_CHALLENGE = Object.freeze(["www-authenticate", "Bearer"] as const)
 
-/** The step: `stamp(request, requestId, response)` is `response` with the server's headers. */
+/**
+ * The step: `stamp(request, requestId, response, notes)` is `response` with the server's headers,
+ * the rate limiter's among them as the request's `notes` hold its decision.
+ */
 export const makeStamp = (corsOrigins: ReadonlySet<string>, docsPath: string) => {
   let docsPairs: ReadonlyArray<readonly [string, string]> | undefined
   const isCorsOn = corsOrigins.size > 0
   return (
     request: HttpServerRequest.HttpServerRequest,
     requestId: string,
-    response: HttpServerResponse.HttpServerResponse
+    response: HttpServerResponse.HttpServerResponse,
+    notes?: RequestNotes
   ): HttpServerResponse.HttpServerResponse => {
     const headers: HeaderPairs = [["x-request-id", requestId], ...SECURITY_PAIRS]
     if (request.headers.authorization !== undefined) headers.push(NO_STORE)
     if (response.status === 401) headers.push(BEARER_CHALLENGE)
-    addRateLimitHeaders(request, headers)
+    addRateLimitHeaders(notes?.rateLimit, headers)
     if (response.status === 200 && isPath(request.url, docsPath)) {
       docsPairs ??= pairsOf(pageSecurityHeaders(docsPolicyOf(bodyText(response))))
       headers.push(...docsPairs)
@@ -121,18 +101,3 @@ export const makeStamp = (corsOrigins: ReadonlySet<string>, docsPath: string) =>
     return HttpServerResponse.setHeaders(response, headers)
   }
 }
-
-const routeSlot: unique symbol = Symbol("@swapdesk/http/ResponseStamp/route")
-
-interface Routed {
-  [routeSlot]?: string
-}
-
-/** Records the route that took `request` (`GET /v1/trades/:id`), for its log line. */
-export const recordRoute = (request: HttpServerRequest.HttpServerRequest, route: string): void => {
-  ;(request as Routed)[routeSlot] = route
-}
-
-/** The route that took `request`, if one did. */
-export const routeOf = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
-  (request as Routed)[routeSlot]

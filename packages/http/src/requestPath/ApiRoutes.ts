@@ -31,7 +31,7 @@ import {
 } from "effect/http-api"
 import { envelopeOf, isApiError } from "../api/ApiErrors.ts"
 import { admitBody, METHODS_WITH_BODY } from "../middleware/BodyAdmission.ts"
-import { recordRoute } from "../middleware/ResponseStamp.ts"
+import { noteRoute } from "../middleware/RequestNotes.ts"
 import { type Answers, makeAnswers } from "../middleware/Step.ts"
 import { groupHandlersKey, type HandlerEntry, type ToHandlers } from "./ApiHandlers.ts"
 import {
@@ -216,7 +216,7 @@ const routeOf = (
       endpoint,
       group
     }
-    recordRoute(request.request, route)
+    noteRoute(fiber, route)
     return decodeThen(parts, 0, fiber.context, request, handler)
   })
 
