@@ -4,9 +4,8 @@
  * schemas describe bodies only, so an OpenAPI transform adds them to each operation's responses,
  * from one set of header components.
  */
-import { Context } from "effect"
 import { HttpApi, type HttpApiGroup, type OpenApi } from "effect/http-api"
-import { HonoursIdempotencyKey } from "./Routes.ts"
+import { honoursIdempotencyKey } from "./Routes.ts"
 import { Authentication, OptionalAuthentication } from "./Security.ts"
 
 const integer = (minimum: number) => ({ type: "integer", minimum })
@@ -72,7 +71,7 @@ export const documentResponseHeaders = <Id extends string, Groups extends HttpAp
       const operationId = `${endpoint.method.toLowerCase()} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
       const keys = [...middleware].map((m) => m.key)
       if (keys.includes(Authentication.key) || keys.includes(OptionalAuthentication.key)) limited.add(operationId)
-      if (Context.get(endpoint.annotations, HonoursIdempotencyKey)) idempotent.add(operationId)
+      if (honoursIdempotencyKey(endpoint)) idempotent.add(operationId)
     }
   })
   for (const [path, item] of Object.entries(document.paths)) {

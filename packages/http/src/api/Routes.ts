@@ -5,11 +5,10 @@
  * string refuses a bad query with 400, a route on one resource takes its `:id` and answers 404
  * when the account has no such resource, a delete answers 204. A route outside these conventions
  * is written with `HttpApiEndpoint` itself and documented with `documented`; one taking a body
- * declares it with `jsonBody`, a creation with `creation`. A creation that honours
- * `Idempotency-Key` says so (`HonoursIdempotencyKey`), for the OpenAPI document to state its replays.
+ * declares it with `jsonBody`, a creation with `creation`.
  */
 import { type ApiScope, IDEMPOTENCY_KEY_MAX_LENGTH } from "@swapdesk/core"
-import { Context, Schema } from "effect"
+import { Context, Schema, SchemaAST } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, bodyErrors, Conflict, NotFound, ServiceUnavailable, Unprocessable } from "./ApiErrors.ts"
@@ -77,12 +76,15 @@ export const IdempotencyKey = Schema.String.check(
 export const IdempotencyKeyHeader = { "idempotency-key": Schema.optionalKey(IdempotencyKey) }
 
 /**
- * Whether an endpoint honours `Idempotency-Key`, replaying the first response for a key: set by
- * `idempotentCreationRoute`, read where the OpenAPI document states `Idempotent-Replayed`.
+ * Whether `endpoint` honours `Idempotency-Key`, replaying the first response for a key: whether its
+ * headers take the key (`IdempotencyKeyHeader`, as `idempotentCreationRoute` declares them). Read
+ * where the OpenAPI document states `Idempotent-Replayed`.
  */
-export const HonoursIdempotencyKey = Context.Reference<boolean>("@swapdesk/http/HonoursIdempotencyKey", {
-  defaultValue: () => false
-})
+export const honoursIdempotencyKey = (endpoint: { readonly headers: Schema.Top | undefined }): boolean => {
+  const ast = endpoint.headers?.ast
+  return ast !== undefined && SchemaAST.isObjects(ast) &&
+    ast.propertySignatures.some((property) => property.name === "idempotency-key")
+}
 
 /**
  * `POST` of a swap's creation (a trade, an order), which honours `Idempotency-Key`: 201 with the
@@ -99,7 +101,7 @@ export const idempotentCreationRoute = <
   HttpApiEndpoint.post(name, path, {
     headers: IdempotencyKeyHeader,
     ...creation(payload, data, BadRequest, Conflict, Unprocessable, ServiceUnavailable)
-  }).annotateMerge(Context.add(documented(documentation), HonoursIdempotencyKey, true))
+  }).annotateMerge(documented(documentation))
 
 /** `GET` of `data` that takes no input: nothing to refuse but a key (settings, a list of keys, a clock). */
 export const readRoute = <const Name extends string, const Path extends HttpRouter.PathInput, Data extends Schema.Top>(
