@@ -6,17 +6,55 @@
  * standalone server is `@swapdesk/server`.
  */
 export * from "./api/Api.ts"
-export * from "./api/ApiErrors.ts"
-export * from "./api/Envelope.ts"
-export * from "./api/Examples.ts"
+export {
+  type ApiErrorOf,
+  BadRequest,
+  bodyErrors,
+  Conflict,
+  type ErrorEnvelope,
+  Forbidden,
+  NotFound,
+  PayloadTooLarge,
+  ServiceUnavailable,
+  toApiError,
+  TooManyRequests,
+  Unauthorized,
+  Unprocessable,
+  UnsupportedMediaType
+} from "./api/ApiErrors.ts"
+export { Envelope, type Enveloped, successEnvelope } from "./api/Envelope.ts"
 export * from "./api/RequestValidation.ts"
-export * from "./api/Routes.ts"
-export * from "./api/Security.ts"
+export {
+  created,
+  creation,
+  deleteRoute,
+  type Documentation,
+  documented,
+  type Examples,
+  IdempotencyKey,
+  IdempotencyKeyHeader,
+  idempotentCreationRoute,
+  idExample,
+  itemRoute,
+  jsonBody,
+  queryRoute,
+  readRoute,
+  ResourceId,
+  walletAnswerRoute
+} from "./api/Routes.ts"
+export {
+  Authentication,
+  KeyCheck,
+  MaybePrincipal,
+  OptionalAuthentication,
+  Principal,
+  RequiredScope
+} from "./api/Security.ts"
 export { type HealthView, type NetworkHealthView } from "./api/SystemApi.ts"
 export { TokensQuery, TokenView } from "./api/TokensApi.ts"
 export { KeyAuthenticator, makeRefusals } from "./Authentication.ts"
 export * from "./Client.ts"
-export * from "./Cors.ts"
+export { CorsOrigins, parseCorsOrigins } from "./Cors.ts"
 export { makeResponder, type Responder } from "./handlers/Respond.ts"
 export { Backend, HealthNetworks } from "./handlers/SystemHandlers.ts"
 export { type IdempotentClaim, IdempotentRequest, keptResponse } from "./Idempotency.ts"
@@ -24,6 +62,6 @@ export * as Logging from "./Logging.ts"
 export { RateLimiter, RateLimits, type RateLimitSettings } from "./RateLimiter.ts"
 export * as ApiHandlers from "./requestPath/ApiHandlers.ts"
 export * as ApiRoutes from "./requestPath/ApiRoutes.ts"
-export * from "./SecurityHeaders.ts"
+export { pageSecurityHeaders, SECURITY_HEADERS } from "./SecurityHeaders.ts"
 export * from "./Server.ts"
 export * from "./ServerPlatform.ts"

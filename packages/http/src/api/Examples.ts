@@ -1,8 +1,9 @@
 /**
  * Examples in the OpenAPI document, so that Swagger UI's "Try it out" and generated clients send a
  * valid request as they come. An endpoint with a body (or a parameter whose name says little, such
- * as a path `id`) states its own with `.annotate(OpenApi.Transform, operationExamples({ ... }))` beside its
- * definition; every other parameter takes the value `parameterExamples` gives its name, or else the
+ * as a path `id`) states its own beside its definition (`documented({ examples })` in `Routes.ts`,
+ * which annotates it with `operationExamples`); every other parameter takes the value
+ * `parameterExamples` gives its name (`documentExamples`, over the whole document), or else the
  * first value its schema allows. Examples go on the parameter and the media type (`example`), where
  * OpenAPI tools look for a request's values. The test drives every operation with these examples
  * against a live server; docs/decisions.md says why these values.
