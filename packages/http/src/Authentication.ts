@@ -160,7 +160,7 @@ const requestOf = (fiber: Fiber.Fiber<unknown, unknown>) =>
 const missingKey = Effect.fail(new UnauthorizedKey({ reason: "send an API key as Authorization: Bearer <key>" }))
 
 /** `Authentication`: a valid key with the endpoint's scope, counted against the key; else 401, 403 or 429. */
-export const AuthenticationLive = Layer.effect(
+export const layerAuthentication = Layer.effect(
   Authentication,
   Effect.gen(function*() {
     const keys = yield* KeyAuthenticator
@@ -193,7 +193,7 @@ export const AuthenticationLive = Layer.effect(
  * `OptionalAuthentication`: a key if one is sent (refused like `Authentication`'s when invalid),
  * else the caller's address is counted.
  */
-export const OptionalAuthenticationLive = Layer.effect(
+export const layerOptionalAuthentication = Layer.effect(
   OptionalAuthentication,
   Effect.gen(function*() {
     const keys = yield* KeyAuthenticator
@@ -215,7 +215,7 @@ export const OptionalAuthenticationLive = Layer.effect(
 )
 
 /** `KeyCheck`: a key that is sent must be valid; nothing is counted (the public documents). */
-export const KeyCheckLive = Layer.effect(
+export const layerKeyCheck = Layer.effect(
   KeyCheck,
   Effect.gen(function*() {
     const keys = yield* KeyAuthenticator

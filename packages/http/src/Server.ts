@@ -9,7 +9,7 @@ import { Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApi, type HttpApiGroup, HttpApiSwagger } from "effect/http-api"
 import { Api } from "./api/Api.ts"
-import { AuthenticationLive, KeyAuthenticator, KeyCheckLive, OptionalAuthenticationLive } from "./Authentication.ts"
+import { KeyAuthenticator, layerAuthentication, layerKeyCheck, layerOptionalAuthentication } from "./Authentication.ts"
 import { GlobalMiddleware } from "./GlobalMiddleware.ts"
 import { NotificationsHandlers, WebhooksHandlers } from "./handlers/AccountHandlers.ts"
 import { AlertsHandlers } from "./handlers/AlertsHandlers.ts"
@@ -23,7 +23,7 @@ import { TradesHandlers } from "./handlers/TradesHandlers.ts"
 import { type ServedRoute, unservedMethods } from "./middleware/Preflight.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import * as ApiRoutes from "./requestPath/ApiRoutes.ts"
-import { RequestValidationLive } from "./RequestValidationLive.ts"
+import { layerRequestValidation } from "./RequestValidationLayer.ts"
 
 /** What the global middleware takes from the server's world. */
 type GlobalMiddlewareRequirements = Layer.Services<ReturnType<typeof GlobalMiddleware>>
@@ -53,10 +53,10 @@ export const ContractHandlers = Layer.mergeAll(
  * middleware, and both for the middlewares a composing server adds (`makeRefusals`).
  */
 export const ApiMiddlewares = Layer.mergeAll(
-  AuthenticationLive,
-  OptionalAuthenticationLive,
-  KeyCheckLive,
-  RequestValidationLive
+  layerAuthentication,
+  layerOptionalAuthentication,
+  layerKeyCheck,
+  layerRequestValidation
 ).pipe(Layer.provideMerge(RateLimiter.layer), Layer.provideMerge(KeyAuthenticator.layer))
 
 /** The public documents served beside an API's routes. */

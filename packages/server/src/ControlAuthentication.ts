@@ -48,7 +48,7 @@ const wrongControlKey = new UnauthorizedKey({
  * `ControlAuthentication` as `ControlAccess` says; needs the API's middlewares (`ApiMiddlewares`),
  * whose key authenticator and rate limiter it shares.
  */
-export const ControlAuthenticationLive: Layer.Layer<
+export const layerControlAuthentication: Layer.Layer<
   ControlAuthentication,
   never,
   KeyAuthenticator | RateLimiter | MarketClock

@@ -30,7 +30,7 @@ import { InterfaceRoutes } from "@swapdesk/web"
 import { Clock, Effect, Layer, Schedule } from "effect"
 import type { HttpRouter } from "effect/http"
 import { SimulatorBackedApi } from "./api/SimulatorApi.ts"
-import { ControlAccess, ControlAuthenticationLive } from "./ControlAuthentication.ts"
+import { ControlAccess, layerControlAuthentication } from "./ControlAuthentication.ts"
 import { SimulatorHandlers } from "./handlers/SimulatorHandlers.ts"
 import { JournalReplay, layerJournaled, restoringAdapters } from "./JournaledWorld.ts"
 
@@ -170,7 +170,7 @@ export const simulatorApp = <E = never>(
   return Layer.merge(serveApi(SimulatorBackedApi), InterfaceRoutes.layer()).pipe(
     Layer.provide(handlers),
     Layer.provide(Layer.succeed(CorsOrigins, new Set(options.corsOrigins ?? []))),
-    Layer.provide(ControlAuthenticationLive.pipe(
+    Layer.provide(layerControlAuthentication.pipe(
       Layer.provide(Layer.succeed(ControlAccess, options.control ?? { key: undefined, required: false })),
       Layer.provideMerge(ApiMiddlewares.pipe(Layer.provide(Layer.succeed(RateLimits, rateLimitsOf(scenario)))))
     )),

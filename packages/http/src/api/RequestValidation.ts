@@ -7,7 +7,7 @@
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest } from "./ApiErrors.ts"
 
-/** Turns a schema's refusal of a request part into the contract's `400 VALIDATION_ERROR` (`RequestValidationLive`). */
+/** Turns a schema's refusal of a request part into the contract's `400 VALIDATION_ERROR` (`layerRequestValidation`). */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()(
   "@swapdesk/http/RequestValidation",
   { error: BadRequest }

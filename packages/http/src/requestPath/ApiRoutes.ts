@@ -72,7 +72,7 @@ const decoderOf = (schema: Schema.Top, options: SchemaAST.ParseOptions | undefin
   Schema.decodeUnknownEffect(schema as Schema.Decoder<unknown>, options) as Decoder
 
 /**
- * The message of the issue a body that is not JSON fails with (`RequestValidationLive` answers it
+ * The message of the issue a body that is not JSON fails with (`layerRequestValidation` answers it
  * `MALFORMED_JSON`).
  */
 export const UNPARSEABLE_BODY = "Expected a valid JSON body"
@@ -90,7 +90,7 @@ const bodyDecoder = (endpoint: HttpApiEndpoint.Top, options: SchemaAST.ParseOpti
   const decode = decoderOf(Schema.Union(json.schemas as ReadonlyArray<Schema.Top>), options)
   return (request) =>
     Effect.flatMap(Effect.orDie((request as HttpServerRequest.HttpServerRequest).text), (text) => {
-      // As HttpApiBuilder does: an empty body is decoded as no value (RequestValidationLive words its failure).
+      // As HttpApiBuilder does: an empty body is decoded as no value (layerRequestValidation words its failure).
       if (text === "") return decode(undefined)
       let body: unknown
       try {

@@ -41,7 +41,7 @@ const validationError = (ms: number, details: ReturnType<typeof validationIssues
 }
 
 /** `RequestValidation`: a schema's refusal of a query, path or body as `400 VALIDATION_ERROR` with its details. */
-export const RequestValidationLive = Layer.unwrap(
+export const layerRequestValidation = Layer.unwrap(
   Effect.map(MarketClock, (clock) =>
     HttpApiMiddleware.layerSchemaErrorTransform(
       RequestValidation,
