@@ -16,7 +16,6 @@
  * plain functions of the request composed in one expression, rather than router middlewares of
  * their own, each of which would wrap every request in one more effect (docs/performance.md).
  */
-import { REQUEST_ID_MAX_LENGTH } from "@swapdesk/core"
 import { Context, Effect, LogLevel, References, type Types } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { KeyAuthenticator } from "./Authentication.ts"
@@ -27,26 +26,8 @@ import { hygiene } from "./middleware/Hygiene.ts"
 import { makeRequestNotes, RequestNotes } from "./middleware/RequestNotes.ts"
 import { makeStamp } from "./middleware/ResponseStamp.ts"
 import { makeAnswers, pathOf } from "./middleware/Step.ts"
+import { requestIdFrom } from "./RequestId.ts"
 import { ServerPlatform } from "./ServerPlatform.ts"
-
-/** Printable ASCII, neither starting nor ending with a space, 1 to `REQUEST_ID_MAX_LENGTH` characters. */
-const REQUEST_ID = new RegExp(`^[\\x21-\\x7E](?:[\\x20-\\x7E]{0,${REQUEST_ID_MAX_LENGTH - 2}}[\\x21-\\x7E])?$`)
-
-/**
- * The ids this process gives requests: a random UUID's first four groups, drawn once, then a
- * counter as the last group (12 hex digits), so every id is UUID-shaped and unique across processes
- * and restarts, at the cost of a counter rather than of `crypto.randomUUID()`'s random bytes on
- * every request (measured in docs/performance.md). An id names a request in
- * the logs; it is no secret, so that the next one is predictable costs nothing.
- */
-const REQUEST_ID_PREFIX = crypto.randomUUID().slice(0, 24)
-let requestsNamed = 0
-
-/** A request's id: the client's `X-Request-Id` if it is a valid one (`REQUEST_ID`), else a new one. */
-export const requestIdFrom = (incoming: string | undefined): string =>
-  incoming !== undefined && REQUEST_ID.test(incoming)
-    ? incoming
-    : REQUEST_ID_PREFIX + (requestsNamed++ % 0x1000000000000).toString(16).padStart(12, "0")
 
 /** The line a request is logged with at `Debug`, annotated with what a log search filters on. */
 const logAnswered = (

@@ -5,7 +5,7 @@
 import { REQUEST_ID_MAX_LENGTH } from "@swapdesk/core"
 import { execFileSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
-import { requestIdFrom } from "../src/GlobalMiddleware.ts"
+import { requestIdFrom } from "../src/RequestId.ts"
 
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
@@ -28,7 +28,7 @@ describe("requestIdFrom", () => {
     const there = execFileSync(process.execPath, [
       "--input-type=module",
       "--eval",
-      `import { requestIdFrom } from ${JSON.stringify(new URL("../src/GlobalMiddleware.ts", import.meta.url).href)}
+      `import { requestIdFrom } from ${JSON.stringify(new URL("../src/RequestId.ts", import.meta.url).href)}
        console.log(requestIdFrom(undefined))`
     ]).toString().trim()
     expect(there).toMatch(UUID_SHAPE)

@@ -21,7 +21,7 @@ import { Effect, FiberSet, Layer } from "effect"
 import { type IncomingMessage, maxHeaderSize, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { errorBody } from "../api/ApiErrors.ts"
-import { requestIdFrom } from "../GlobalMiddleware.ts"
+import { requestIdFrom } from "../RequestId.ts"
 import { SECURITY_HEADERS } from "../SecurityHeaders.ts"
 import { type ResponsesInFlight, responsesInFlight } from "./ResponsesInFlight.ts"
 
