@@ -42,14 +42,7 @@ export {
   ResourceId,
   walletAnswerRoute
 } from "./api/Routes.ts"
-export {
-  Authentication,
-  KeyCheck,
-  MaybePrincipal,
-  OptionalAuthentication,
-  Principal,
-  RequiredScope
-} from "./api/Security.ts"
+export * from "./api/Security.ts"
 export { type HealthView, type NetworkHealthView } from "./api/SystemApi.ts"
 export { TokensQuery, TokenView } from "./api/TokensApi.ts"
 export { KeyAuthenticator, makeRefusals } from "./Authentication.ts"
