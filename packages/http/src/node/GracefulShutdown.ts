@@ -53,9 +53,14 @@ export interface GracefulShutdown {
 export const gracefulShutdown = (server: Server): GracefulShutdown => {
   const connections = new Set<Socket>()
   let draining = false
+  /** Ends the drain: set by `drain`, called when its last connection closes or its limit passes. */
+  let drained: (() => void) | undefined
   server.on("connection", (socket: Socket) => {
     connections.add(socket)
-    socket.once("close", () => connections.delete(socket))
+    socket.once("close", () => {
+      connections.delete(socket)
+      if (connections.size === 0) drained?.()
+    })
   })
   // Ahead of the server's own listeners, so the header is set before any handler writes the head.
   onRequestArrival(server, (_request, response) => {
@@ -64,19 +69,17 @@ export const gracefulShutdown = (server: Server): GracefulShutdown => {
   const inFlight = responsesInFlight(server)
   const drain = (limitMs = SHUTDOWN_LIMIT_MS) =>
     new Promise<void>((resolve) => {
+      const limit = setTimeout(() => drained?.(), limitMs)
+      drained = () => {
+        clearTimeout(limit)
+        resolve()
+      }
       draining = true
       // `net.Server`'s own close stops accepting without closing the idle connections, as
       // `http.Server`'s does; they close at `keepAliveTimeout` or after their next response.
       if (server.listening) NetServer.prototype.close.call(server)
       for (const socket of connections) lastOnConnection(socket, inFlight)
-      const done = () => {
-        clearInterval(check)
-        clearTimeout(limit)
-        resolve()
-      }
-      const check = setInterval(() => connections.size === 0 && done(), 20)
-      const limit = setTimeout(done, limitMs)
-      if (connections.size === 0) done()
+      if (connections.size === 0) drained()
     })
   return { drain }
 }
