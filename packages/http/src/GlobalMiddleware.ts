@@ -23,7 +23,7 @@ import { CorsOrigins } from "./Cors.ts"
 import { checkDocumentKey } from "./middleware/DocumentKey.ts"
 import { answerFailure } from "./middleware/FailureAnswer.ts"
 import { hygiene } from "./middleware/Hygiene.ts"
-import { makeRequestNotes, RequestNotes } from "./middleware/RequestNotes.ts"
+import { attachRequestNotes, type RequestNotes } from "./middleware/RequestNotes.ts"
 import { makeStamp } from "./middleware/ResponseStamp.ts"
 import { makeAnswers, pathOf } from "./middleware/Step.ts"
 import { requestIdFrom } from "./RequestId.ts"
@@ -60,9 +60,8 @@ export const GlobalMiddleware = (documents: ReadonlySet<string>, docsPath: strin
         Effect.withFiber((fiber) => {
           const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
           const requestId = requestIdFrom(request.headers["x-request-id"])
-          const notes = makeRequestNotes()
-          const routed = Effect.provideService(router, RequestNotes, notes)
-          const answered = Effect.matchCauseEffect(clean(request, documentKey(request, routed)), {
+          const notes = attachRequestNotes(request)
+          const answered = Effect.matchCauseEffect(clean(request, documentKey(request, router)), {
             onFailure: (cause) =>
               Effect.map(failed(request, requestId, cause, notes), (response) =>
                 stamp(request, requestId, response, notes)),

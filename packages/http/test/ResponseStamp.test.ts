@@ -3,13 +3,13 @@
 // challenge on a 401, what an allowed origin's page may read (and Vary: Origin whenever origins are
 // allowed), Swagger UI's policy on its page only, over what the route set, leaving the route's own
 // response untouched (a stable view's response is shared by requests); and the rate limiter's
-// decision noted for a request (RequestNotes.ts, the last one noted winning) becomes its headers,
-// with Retry-After only over the limit, and a fiber without notes notes nothing. Real responses and
+// decision noted for a request (RequestNotes.ts, the last one noted winning, through a request a
+// router modified too) becomes its headers, with Retry-After only over the limit. Real responses and
 // requests of the installed Effect; the headers end to end are in packages/server/test.
 import { Effect } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { describe, expect, it } from "vitest"
-import { makeRequestNotes, noteRateLimit, type RateLimitFigures, RequestNotes } from "../src/middleware/RequestNotes.ts"
+import { attachRequestNotes, noteRateLimit, type RateLimitFigures } from "../src/middleware/RequestNotes.ts"
 import { addRateLimitHeaders, type HeaderPairs, makeStamp } from "../src/middleware/ResponseStamp.ts"
 import { SECURITY_HEADERS } from "../src/SecurityHeaders.ts"
 
@@ -25,10 +25,11 @@ const rateLimitHeaders = (figures: RateLimitFigures | undefined) => {
 
 /** The notes a request's fiber leaves after the rate limiter decided `decisions`, in order. */
 const notedAfter = (decisions: ReadonlyArray<RateLimitFigures>) => {
-  const notes = makeRequestNotes()
+  const counted = request()
+  const notes = attachRequestNotes(counted)
   Effect.runSync(
     Effect.withFiber((fiber) => Effect.sync(() => decisions.forEach((figures) => noteRateLimit(fiber, figures))))
-      .pipe(Effect.provideService(RequestNotes, notes))
+      .pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, counted))
   )
   return notes
 }
@@ -77,7 +78,7 @@ describe("the response stamp", () => {
 
 describe("the rate limiter's figures", () => {
   it("add nothing to a request the limiter did not count", () => {
-    expect(rateLimitHeaders(makeRequestNotes().rateLimit)).toEqual([])
+    expect(rateLimitHeaders(attachRequestNotes(request()).rateLimit)).toEqual([])
   })
 
   it("become the RateLimit headers the stamp sends, the last decision noted winning", () => {
@@ -107,13 +108,18 @@ describe("the rate limiter's figures", () => {
     })
   })
 
-  it("are noted nowhere by a fiber the global middleware gave no notes", () => {
-    expect(() =>
+  it("reach the request's notes from a request a router modified, and nowhere without notes", () => {
+    const original = request("/v1/sim/clock")
+    const notes = attachRequestNotes(original)
+    const figures = { limit: 60, remaining: 58, resetSeconds: 30, over: false }
+    const noteOn = (served: ReturnType<typeof request>) =>
       Effect.runSync(
-        Effect.withFiber((fiber) =>
-          Effect.sync(() => noteRateLimit(fiber, { limit: 1, remaining: 0, resetSeconds: 1, over: true }))
-        )
+        Effect.withFiber((fiber) => Effect.sync(() => noteRateLimit(fiber, figures)))
+          .pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, served))
       )
-    ).not.toThrow()
+    // A prefixed mount hands its routes the request modified, as `request.modify` does.
+    noteOn(original.modify({ url: "/clock" }))
+    expect(notes.rateLimit).toEqual(figures)
+    expect(() => noteOn(request())).not.toThrow()
   })
 })

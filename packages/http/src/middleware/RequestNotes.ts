@@ -1,15 +1,18 @@
 /**
  * What the steps inside a route learn that the global middleware around it reports: the rate
  * limiter's decision, which the response stamp turns into `RateLimit-*` headers, and the route that
- * took the request, which its log lines name. The global middleware makes one `RequestNotes` per
- * request and provides it to the router; a step writes to it where it runs, and a step running
- * without the global middleware (a test of one route) writes nowhere.
+ * took the request, which its log lines name. The global middleware attaches one `RequestNotes` to
+ * each request; a step writes to the notes of the request it serves, and a step running without
+ * the global middleware (a test of one route) writes nowhere.
  *
- * Notes in the fiber's context rather than on the request object: a router may hand a route a
- * request of its own (a prefixed mount modifies it), and what the route noted must still reach the
- * stamp.
+ * The notes are filed by the request's `source`, the platform's own request object, which a router
+ * keeps when it hands a route a request of its own (a prefixed mount modifies the request), so what
+ * the route noted still reaches the stamp. A weak map, so that notes live as long as their request,
+ * and providing them in the fiber's context per request cost 6–7% of a request over sockets
+ * (docs/performance.md).
  */
 import { Context, type Fiber } from "effect"
+import { HttpServerRequest } from "effect/http"
 
 /** The rate limiter's decision on one request, as its headers state it. */
 export interface RateLimitFigures {
@@ -20,6 +23,7 @@ export interface RateLimitFigures {
   readonly over: boolean
 }
 
+/** What the steps inside a route noted of one request. */
 export interface RequestNotes {
   /** The last decision of the rate limiter on the request, if it counted it. */
   rateLimit: RateLimitFigures | undefined
@@ -27,22 +31,29 @@ export interface RequestNotes {
   route: string | undefined
 }
 
-/** The request's notes, where the global middleware provided them. */
-export const RequestNotes = Context.Reference<RequestNotes | undefined>("@swapdesk/http/RequestNotes", {
-  defaultValue: () => undefined
-})
+const notesBySource = new WeakMap<object, RequestNotes>()
 
-/** Fresh notes for one request. */
-export const makeRequestNotes = (): RequestNotes => ({ rateLimit: undefined, route: undefined })
+/** Fresh notes for `request`, attached to it: the global middleware's, once per request. */
+export const attachRequestNotes = (request: HttpServerRequest.HttpServerRequest): RequestNotes => {
+  const notes: RequestNotes = { rateLimit: undefined, route: undefined }
+  notesBySource.set(request.source, notes)
+  return notes
+}
+
+/** The notes of the request `fiber` serves, if the global middleware attached some. */
+const notesOf = (fiber: Fiber.Fiber<unknown, unknown>): RequestNotes | undefined => {
+  const request = Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)
+  return request === undefined ? undefined : notesBySource.get(request.source)
+}
 
 /** Notes the rate limiter's decision on the request `fiber` serves; the last one noted is the one sent. */
 export const noteRateLimit = (fiber: Fiber.Fiber<unknown, unknown>, figures: RateLimitFigures): void => {
-  const notes = fiber.getRef(RequestNotes)
+  const notes = notesOf(fiber)
   if (notes !== undefined) notes.rateLimit = figures
 }
 
 /** Notes the route that took the request `fiber` serves. */
 export const noteRoute = (fiber: Fiber.Fiber<unknown, unknown>, route: string): void => {
-  const notes = fiber.getRef(RequestNotes)
+  const notes = notesOf(fiber)
   if (notes !== undefined) notes.route = route
 }
