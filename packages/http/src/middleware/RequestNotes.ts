@@ -5,11 +5,11 @@
  * each request; a step writes to the notes of the request it serves, and a step running without
  * the global middleware (a test of one route) writes nowhere.
  *
- * The notes are filed by the request's `source`, the platform's own request object, which a router
- * keeps when it hands a route a request of its own (a prefixed mount modifies the request), so what
- * the route noted still reaches the stamp. A weak map, so that notes live as long as their request,
- * and providing them in the fiber's context per request cost 6–7% of a request over sockets
- * (docs/performance.md).
+ * The notes are filed on the request's `source`, the platform's own request object, under a symbol
+ * of this module's: a router keeps the source when it hands a route a request of its own (a
+ * prefixed mount modifies the request), so what the route noted still reaches the stamp, and the
+ * notes live as long as their request. Providing them in the fiber's context instead cost 6–7% of a
+ * request over sockets, and a weak map by source 0.75 µs (docs/performance.md).
  */
 import { Context, type Fiber } from "effect"
 import { HttpServerRequest } from "effect/http"
@@ -31,20 +31,25 @@ export interface RequestNotes {
   route: string | undefined
 }
 
-const notesBySource = new WeakMap<object, RequestNotes>()
+const notesSlot: unique symbol = Symbol("@swapdesk/http/RequestNotes")
+
+/** A platform request object with the notes the global middleware filed on it. */
+interface Noted {
+  [notesSlot]?: RequestNotes
+}
 
 /** Fresh notes for `request`, attached to it: the global middleware's, once per request. */
 export const attachRequestNotes = (request: HttpServerRequest.HttpServerRequest): RequestNotes => {
   const notes: RequestNotes = { rateLimit: undefined, route: undefined }
-  notesBySource.set(request.source, notes)
+  ;(request.source as Noted)[notesSlot] = notes
   return notes
 }
 
 /** The notes of the request `fiber` serves, if the global middleware attached some. */
-const notesOf = (fiber: Fiber.Fiber<unknown, unknown>): RequestNotes | undefined => {
-  const request = Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)
-  return request === undefined ? undefined : notesBySource.get(request.source)
-}
+const notesOf = (fiber: Fiber.Fiber<unknown, unknown>): RequestNotes | undefined =>
+  (Context.getOrUndefined(fiber.context, HttpServerRequest.HttpServerRequest)?.source as Noted | undefined)?.[
+    notesSlot
+  ]
 
 /** Notes the rate limiter's decision on the request `fiber` serves; the last one noted is the one sent. */
 export const noteRateLimit = (fiber: Fiber.Fiber<unknown, unknown>, figures: RateLimitFigures): void => {
