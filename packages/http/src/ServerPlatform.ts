@@ -11,6 +11,7 @@
 import { Context } from "effect"
 import type { HttpServerRequest } from "effect/http"
 
+/** What a platform tells of a request beyond Effect's `HttpServerRequest`. */
 export interface ServerPlatform {
   /** The request's HTTP version (`"1.0"`, `"1.1"`, `"2.0"`), when the platform tells it. */
   readonly httpVersion: (request: HttpServerRequest.HttpServerRequest) => string | undefined

@@ -3,10 +3,10 @@
  * route for each other method the platform's parser lets through (`ServerPlatform`), answering
  * `405 METHOD_NOT_ALLOWED` with `Allow`, or, for a CORS preflight (`OPTIONS` with
  * `Access-Control-Request-Method`) from an allowed origin, `204` with the path's methods and the
- * headers the API reads. So the router itself tells an unknown path
- * (no route: 404) from a method its path lacks (this route: 405), with the same matching of paths,
- * trailing slashes and parameters as the routes it stands beside. `HEAD` is left to the router
- * where `GET` is served: it answers `HEAD` as `GET`.
+ * headers the API reads. So the router itself tells an unknown path (no route: 404) from a method
+ * its path lacks (this route: 405), with the same matching of paths, trailing slashes and
+ * parameters as the routes it stands beside. `HEAD` is left to the router where `GET` is served: it
+ * answers `HEAD` as `GET`.
  */
 import { Effect } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -73,7 +73,7 @@ export const unservedMethods = (served: ReadonlyArray<ServedRoute>) =>
         const answer = answerOf(answers, corsOrigins, methods)
         for (const method of parsed) {
           if (methods.includes(method) || (method === "HEAD" && methods.includes("GET"))) continue
-          // Any method the parser lets through has its route: the router takes methods beyond the ones its type names.
+          // Every method the parser lets through has its route: the router takes more methods than its type names.
           routes.push(HttpRouter.route(method as "GET", path as HttpRouter.PathInput, answer))
         }
       }
