@@ -11,10 +11,24 @@ import { Migrator, SqlClient } from "effect/sql"
  * `CREATE TABLE` for a table of records kept as documents (SqlRepositories' `documentTable`): the
  * record's `id`, the columns its queries filter and sort on, and the whole record in `doc`.
  */
-const documentTable = (sql: SqlClient.SqlClient, name: string, columns: ReadonlyArray<string>) =>
-  sql.unsafe(`CREATE TABLE ${name} (
+const documentTable = (name: string, columns: ReadonlyArray<string>) =>
+  `CREATE TABLE ${name} (
     ${["id TEXT PRIMARY KEY", ...columns, "doc TEXT NOT NULL"].join(",\n    ")}
-  )`)
+  )`
+
+/** A migration that is only statements, run in order. */
+const statements = (...ddl: ReadonlyArray<string>) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => Effect.forEach(ddl, (statement) => sql.unsafe(statement), { discard: true })
+  )
+
+/** A migration of statements for PostgreSQL alone: SQLite needs nothing in its place. */
+const onPostgres = (...ddl: ReadonlyArray<string>) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql.onDialectOrElse({ pg: () => statements(...ddl), orElse: () => Effect.void })
+  )
 
 /** The columns of a swap, as a trade or a limit order. */
 const swapColumns = [
@@ -26,40 +40,39 @@ const swapColumns = [
   "created_at BIGINT NOT NULL"
 ]
 
-const initial = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* documentTable(sql, "swapdesk_accounts", [])
-  yield* documentTable(sql, "swapdesk_api_keys", [
+const initial = statements(
+  documentTable("swapdesk_accounts", []),
+  documentTable("swapdesk_api_keys", [
     "account_id TEXT NOT NULL",
     "secret_hash TEXT NOT NULL UNIQUE",
     "created_at BIGINT NOT NULL",
     "revoked_at BIGINT",
     "last_used_at BIGINT"
-  ])
-  yield* sql`CREATE INDEX swapdesk_api_keys_account ON swapdesk_api_keys (account_id, created_at)`
-  yield* documentTable(sql, "swapdesk_alerts", [
+  ]),
+  "CREATE INDEX swapdesk_api_keys_account ON swapdesk_api_keys (account_id, created_at)",
+  documentTable("swapdesk_alerts", [
     "account_id TEXT NOT NULL",
     "status TEXT NOT NULL",
     "type TEXT NOT NULL",
     "token TEXT",
     "channel TEXT NOT NULL",
     "created_at BIGINT NOT NULL"
-  ])
-  yield* sql`CREATE INDEX swapdesk_alerts_account ON swapdesk_alerts (account_id, created_at)`
-  yield* sql`CREATE INDEX swapdesk_alerts_status ON swapdesk_alerts (status, created_at)`
-  yield* documentTable(sql, "swapdesk_trades", swapColumns)
-  yield* sql`CREATE INDEX swapdesk_trades_account ON swapdesk_trades (account_id, created_at)`
-  yield* documentTable(sql, "swapdesk_orders", swapColumns)
-  yield* sql`CREATE INDEX swapdesk_orders_account ON swapdesk_orders (account_id, created_at)`
-  yield* sql`CREATE INDEX swapdesk_orders_status ON swapdesk_orders (status)`
-  yield* documentTable(sql, "swapdesk_webhooks", ["account_id TEXT NOT NULL", "created_at BIGINT NOT NULL"])
-  yield* sql`CREATE INDEX swapdesk_webhooks_account ON swapdesk_webhooks (account_id)`
-  yield* documentTable(sql, "swapdesk_webhook_deliveries", [
+  ]),
+  "CREATE INDEX swapdesk_alerts_account ON swapdesk_alerts (account_id, created_at)",
+  "CREATE INDEX swapdesk_alerts_status ON swapdesk_alerts (status, created_at)",
+  documentTable("swapdesk_trades", swapColumns),
+  "CREATE INDEX swapdesk_trades_account ON swapdesk_trades (account_id, created_at)",
+  documentTable("swapdesk_orders", swapColumns),
+  "CREATE INDEX swapdesk_orders_account ON swapdesk_orders (account_id, created_at)",
+  "CREATE INDEX swapdesk_orders_status ON swapdesk_orders (status)",
+  documentTable("swapdesk_webhooks", ["account_id TEXT NOT NULL", "created_at BIGINT NOT NULL"]),
+  "CREATE INDEX swapdesk_webhooks_account ON swapdesk_webhooks (account_id)",
+  documentTable("swapdesk_webhook_deliveries", [
     "subscription_id TEXT NOT NULL",
     "created_at BIGINT NOT NULL"
-  ])
-  yield* sql`CREATE INDEX swapdesk_webhook_deliveries_subscription ON swapdesk_webhook_deliveries (subscription_id, created_at)`
-  yield* sql`CREATE TABLE swapdesk_idempotency (
+  ]),
+  "CREATE INDEX swapdesk_webhook_deliveries_subscription ON swapdesk_webhook_deliveries (subscription_id, created_at)",
+  `CREATE TABLE swapdesk_idempotency (
     account_id TEXT NOT NULL,
     idempotency_key TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
@@ -68,60 +81,51 @@ const initial = Effect.gen(function*() {
     response_body TEXT,
     PRIMARY KEY (account_id, idempotency_key)
   )`
-})
+)
 
 // The simulator server that owns the database, and whether a simulation ran on it (SimulatorLock).
-const simulatorOwner = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE TABLE swapdesk_simulator (
+const simulatorOwner = statements(
+  `CREATE TABLE swapdesk_simulator (
     id INTEGER PRIMARY KEY,
     pid INTEGER,
     host TEXT,
     started_at BIGINT NOT NULL
   )`
-})
+)
 
 // The simulator's journal: every call that changed the world, in order, with the market time it
 // was applied at; and how each notification attempt on a real channel ended (SimulatorJournal,
 // docs/storage.md#what-a-restart-restores).
-const simulatorJournal = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE TABLE swapdesk_journal (
+const simulatorJournal = statements(
+  `CREATE TABLE swapdesk_journal (
     seq BIGINT PRIMARY KEY,
     at BIGINT NOT NULL,
     op TEXT NOT NULL,
     args TEXT NOT NULL
-  )`
-  yield* sql`CREATE TABLE swapdesk_notification_attempts (
+  )`,
+  `CREATE TABLE swapdesk_notification_attempts (
     id TEXT PRIMARY KEY,
     status TEXT NOT NULL
   )`
-})
+)
 
 // PostgreSQL: the revision the caches compare (StoreRevision), moved on in the same transaction as
 // any change to a key or an account. A key's last use (written once a second) is not a change a
 // cache depends on, so it leaves the revision alone. SQLite needs none: its `data_version` does this.
-const cacheRevision = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql.onDialectOrElse({
-    pg: () =>
-      Effect.gen(function*() {
-        yield* sql`CREATE TABLE swapdesk_revision (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)`
-        yield* sql`INSERT INTO swapdesk_revision (id, n) VALUES (1, 0)`
-        yield* sql.unsafe(`CREATE FUNCTION swapdesk_bump_revision() RETURNS trigger LANGUAGE plpgsql AS $$
-          BEGIN UPDATE swapdesk_revision SET n = n + 1 WHERE id = 1; RETURN NULL; END $$`)
-        yield* sql.unsafe(`CREATE TRIGGER swapdesk_accounts_revision AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
-          ON swapdesk_accounts FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`)
-        yield* sql.unsafe(`CREATE TRIGGER swapdesk_api_keys_revision AFTER INSERT OR DELETE OR TRUNCATE
-          ON swapdesk_api_keys FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`)
-        yield* sql.unsafe(`CREATE TRIGGER swapdesk_api_keys_revision_update AFTER UPDATE ON swapdesk_api_keys
-          FOR EACH ROW WHEN (OLD.doc IS DISTINCT FROM NEW.doc OR OLD.revoked_at IS DISTINCT FROM NEW.revoked_at
-            OR OLD.secret_hash IS DISTINCT FROM NEW.secret_hash OR OLD.account_id IS DISTINCT FROM NEW.account_id)
-          EXECUTE FUNCTION swapdesk_bump_revision()`)
-      }),
-    orElse: () => Effect.void
-  })
-})
+const cacheRevision = onPostgres(
+  "CREATE TABLE swapdesk_revision (id INTEGER PRIMARY KEY, n BIGINT NOT NULL)",
+  "INSERT INTO swapdesk_revision (id, n) VALUES (1, 0)",
+  `CREATE FUNCTION swapdesk_bump_revision() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN UPDATE swapdesk_revision SET n = n + 1 WHERE id = 1; RETURN NULL; END $$`,
+  `CREATE TRIGGER swapdesk_accounts_revision AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE
+    ON swapdesk_accounts FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`,
+  `CREATE TRIGGER swapdesk_api_keys_revision AFTER INSERT OR DELETE OR TRUNCATE
+    ON swapdesk_api_keys FOR EACH STATEMENT EXECUTE FUNCTION swapdesk_bump_revision()`,
+  `CREATE TRIGGER swapdesk_api_keys_revision_update AFTER UPDATE ON swapdesk_api_keys
+    FOR EACH ROW WHEN (OLD.doc IS DISTINCT FROM NEW.doc OR OLD.revoked_at IS DISTINCT FROM NEW.revoked_at
+      OR OLD.secret_hash IS DISTINCT FROM NEW.secret_hash OR OLD.account_id IS DISTINCT FROM NEW.account_id)
+    EXECUTE FUNCTION swapdesk_bump_revision()`
+)
 
 // A limit order's held funds move to the one trade that fills it (OrderMachine: an order matches
 // once): the database refuses a second trade naming the same order, whichever process writes it.
@@ -139,35 +143,33 @@ const oneTradePerOrder = Effect.gen(function*() {
 
 // The simulator's snapshots: its world and the records as they stood after one journal entry, so
 // that a restart replays only the entries after it (SimulatorSnapshots, docs/storage.md#snapshots).
-const simulatorSnapshots = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE TABLE swapdesk_snapshots (
+const simulatorSnapshots = statements(
+  `CREATE TABLE swapdesk_snapshots (
     journal_seq BIGINT PRIMARY KEY,
     at BIGINT NOT NULL,
     doc TEXT NOT NULL
   )`
-})
+)
 
 // Live mode's index of the chain (docs/live.md, "Market data from the chain"): per network the last
 // indexed block and the hashes of indexed blocks (to find a reorganisation's common ancestor), the
 // pools' swaps and the tokens' transfers (unique by block hash and log index), the holders'
 // balances (zero-padded decimal text, so that text order is numeric order), and candles rolled up
 // per timeframe as swaps arrive. Amounts, prices and values are exact decimal text.
-const chainIndex = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  yield* sql`CREATE TABLE swapdesk_index_cursor (
+const chainIndex = statements(
+  `CREATE TABLE swapdesk_index_cursor (
     network TEXT PRIMARY KEY,
     block_number BIGINT NOT NULL,
     block_hash TEXT NOT NULL,
     block_time BIGINT NOT NULL
-  )`
-  yield* sql`CREATE TABLE swapdesk_index_blocks (
+  )`,
+  `CREATE TABLE swapdesk_index_blocks (
     network TEXT NOT NULL,
     block_number BIGINT NOT NULL,
     block_hash TEXT NOT NULL,
     PRIMARY KEY (network, block_number)
-  )`
-  yield* sql`CREATE TABLE swapdesk_index_swaps (
+  )`,
+  `CREATE TABLE swapdesk_index_swaps (
     block_hash TEXT NOT NULL,
     log_index INTEGER NOT NULL,
     network TEXT NOT NULL,
@@ -180,11 +182,11 @@ const chainIndex = Effect.gen(function*() {
     value_usd TEXT NOT NULL,
     whale INTEGER NOT NULL,
     PRIMARY KEY (block_hash, log_index)
-  )`
-  yield* sql`CREATE INDEX swapdesk_index_swaps_token ON swapdesk_index_swaps (network, token, at, block_number, log_index)`
-  yield* sql`CREATE INDEX swapdesk_index_swaps_block ON swapdesk_index_swaps (network, block_number)`
-  yield* sql`CREATE INDEX swapdesk_index_swaps_whale ON swapdesk_index_swaps (network, token, whale, at)`
-  yield* sql`CREATE TABLE swapdesk_index_transfers (
+  )`,
+  "CREATE INDEX swapdesk_index_swaps_token ON swapdesk_index_swaps (network, token, at, block_number, log_index)",
+  "CREATE INDEX swapdesk_index_swaps_block ON swapdesk_index_swaps (network, block_number)",
+  "CREATE INDEX swapdesk_index_swaps_whale ON swapdesk_index_swaps (network, token, whale, at)",
+  `CREATE TABLE swapdesk_index_transfers (
     block_hash TEXT NOT NULL,
     log_index INTEGER NOT NULL,
     network TEXT NOT NULL,
@@ -194,17 +196,17 @@ const chainIndex = Effect.gen(function*() {
     recipient TEXT NOT NULL,
     amount TEXT NOT NULL,
     PRIMARY KEY (block_hash, log_index)
-  )`
-  yield* sql`CREATE INDEX swapdesk_index_transfers_block ON swapdesk_index_transfers (network, block_number)`
-  yield* sql`CREATE TABLE swapdesk_index_balances (
+  )`,
+  "CREATE INDEX swapdesk_index_transfers_block ON swapdesk_index_transfers (network, block_number)",
+  `CREATE TABLE swapdesk_index_balances (
     network TEXT NOT NULL,
     token TEXT NOT NULL,
     holder TEXT NOT NULL,
     balance TEXT NOT NULL,
     PRIMARY KEY (network, token, holder)
-  )`
-  yield* sql`CREATE INDEX swapdesk_index_balances_rank ON swapdesk_index_balances (network, token, balance)`
-  yield* sql`CREATE TABLE swapdesk_index_candles (
+  )`,
+  "CREATE INDEX swapdesk_index_balances_rank ON swapdesk_index_balances (network, token, balance)",
+  `CREATE TABLE swapdesk_index_candles (
     network TEXT NOT NULL,
     token TEXT NOT NULL,
     timeframe TEXT NOT NULL,
@@ -217,7 +219,7 @@ const chainIndex = Effect.gen(function*() {
     buy_volume_usd TEXT NOT NULL,
     PRIMARY KEY (network, token, timeframe, open_time)
   )`
-})
+)
 
 /** Every migration, by `<id>_<name>`. */
 export const migrations = Migrator.fromRecord({

@@ -15,7 +15,7 @@ import { CheckboxGroup, Section, TableScroller, TextField } from "../ui/Fields.t
 import { Form } from "../ui/Form.tsx"
 import { useResource } from "../ui/Resource.ts"
 import { Secret } from "../ui/Secret.tsx"
-import { Empty, ErrorBox, Listing } from "../ui/States.tsx"
+import { Empty, ErrorBox, Listing, StatusBadge } from "../ui/States.tsx"
 
 const ApiKeys = () => {
   const keys = useResource<{ readonly total: number; readonly keys: ReadonlyArray<ApiKey> }>()
@@ -108,7 +108,7 @@ const Deliveries = ({ webhook }: { readonly webhook: Webhook }) => {
                     <td>{time(delivery.createdAt)}</td>
                     <td>{delivery.event}</td>
                     <td>{delivery.attempt}</td>
-                    <td><span class={`badge ${delivery.status}`}>{delivery.status}</span></td>
+                    <td><StatusBadge status={delivery.status} /></td>
                     <td>{delivery.responseStatus ?? "—"}</td>
                     <td>{time(delivery.nextAttemptAt)}</td>
                   </tr>

@@ -15,9 +15,9 @@ import { usePoll } from "../Live.ts"
 import { serves } from "../Session.ts"
 import { Section, SelectField, TextField } from "../ui/Fields.tsx"
 import { Form } from "../ui/Form.tsx"
-import { PagedListing } from "../ui/Pager.tsx"
+import { PagedRows } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Notice, StatusBadge } from "../ui/States.tsx"
 import { NotificationSettings } from "./NotificationSettings.tsx"
 
 /** The Free plan's limit on alerts that are `active` or `triggered` (docs/reference/errors.md, ALERT_LIMIT_EXCEEDED). */
@@ -197,46 +197,42 @@ export const AlertsScreen = () => {
             />
           </Form>
           <ErrorBox error={actionError.value} />
-          <PagedListing
+          <PagedRows
             what="alerts"
             resource={alerts}
             itemsOf={(page) => page.alerts}
             offset={offset}
             empty={<Empty>No alerts{status.value === "" ? "" : ` that are ${status.value}`}. Create one with the form.</Empty>}
           >
-            {(page) => (
-              <ul class="list" aria-label="Alerts">
-                {page.alerts.map((alert) => (
-                  <li key={alert.id} class="row">
-                    <div>
-                      <span class={`badge ${alert.status}`}>{alert.status}</span> <strong>{alert.type}</strong>: {describe(alert)}
-                      <br />
-                      <small class="muted">
-                        by {alert.channel}; created {time(alert.createdAt)}
-                        {alert.triggeredAt === null || alert.triggeredAt === undefined ? "" : `; fired ${time(alert.triggeredAt)}`}
-                      </small>
-                    </div>
-                    <div class="actions">
-                      {alert.status === "active"
-                        ? (
-                          <button type="button" class="secondary" aria-label={`Disable alert ${describe(alert)}`} onClick={() => void act("PATCH", alert, { status: "disabled" })}>
-                            Disable
-                          </button>
-                        )
-                        : (
-                          <button type="button" class="secondary" aria-label={`Re-arm alert ${describe(alert)}`} onClick={() => void act("PATCH", alert, { status: "active" })}>
-                            Re-arm
-                          </button>
-                        )}
-                      <button type="button" class="danger" aria-label={`Delete alert ${describe(alert)}`} onClick={() => void act("DELETE", alert)}>
-                        Delete
+            {(alert) => (
+              <>
+                <div>
+                  <StatusBadge status={alert.status} /> <strong>{alert.type}</strong>: {describe(alert)}
+                  <br />
+                  <small class="muted">
+                    by {alert.channel}; created {time(alert.createdAt)}
+                    {alert.triggeredAt === null || alert.triggeredAt === undefined ? "" : `; fired ${time(alert.triggeredAt)}`}
+                  </small>
+                </div>
+                <div class="actions">
+                  {alert.status === "active"
+                    ? (
+                      <button type="button" class="secondary" aria-label={`Disable alert ${describe(alert)}`} onClick={() => void act("PATCH", alert, { status: "disabled" })}>
+                        Disable
                       </button>
-                    </div>
-                  </li>
-                ))}
-              </ul>
+                    )
+                    : (
+                      <button type="button" class="secondary" aria-label={`Re-arm alert ${describe(alert)}`} onClick={() => void act("PATCH", alert, { status: "active" })}>
+                        Re-arm
+                      </button>
+                    )}
+                  <button type="button" class="danger" aria-label={`Delete alert ${describe(alert)}`} onClick={() => void act("DELETE", alert)}>
+                    Delete
+                  </button>
+                </div>
+              </>
             )}
-          </PagedListing>
+          </PagedRows>
         </Section>
       </div>
       {serves("/v1/account/notifications") ? <NotificationSettings /> : null}

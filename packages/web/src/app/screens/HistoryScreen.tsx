@@ -14,7 +14,7 @@ import { NetworkFilter } from "../ui/NetworkFilter.tsx"
 import { Form } from "../ui/Form.tsx"
 import { PagedListing } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty } from "../ui/States.tsx"
+import { Empty, StatusBadge } from "../ui/States.tsx"
 
 const PAGE_SIZE = 20
 
@@ -103,7 +103,7 @@ export const HistoryScreen = () => {
                   {page.trades.map((trade) => (
                     <tr key={trade.id}>
                       <td data-label="Submitted">{time(trade.createdAt)}</td>
-                      <td data-label="Status"><span class={`badge ${trade.status}`}>{trade.status}</span></td>
+                      <td data-label="Status"><StatusBadge status={trade.status} /></td>
                       <td data-label="Swap">
                         <Amount value={trade.amountIn} symbol={trade.tokenIn} /> → {trade.tokenOut}
                         <ExactAmounts trade={trade} />

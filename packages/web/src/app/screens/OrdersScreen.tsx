@@ -24,9 +24,9 @@ import { Section, Segmented, SelectField, TextField } from "../ui/Fields.tsx"
 import { NetworkFilter } from "../ui/NetworkFilter.tsx"
 import { useAction } from "../ui/Action.ts"
 import { Form } from "../ui/Form.tsx"
-import { PagedListing } from "../ui/Pager.tsx"
+import { PagedRows } from "../ui/Pager.tsx"
 import { useResource } from "../ui/Resource.ts"
-import { Empty, ErrorBox, Notice } from "../ui/States.tsx"
+import { Empty, ErrorBox, Notice, StatusBadge } from "../ui/States.tsx"
 import { TokenPicker } from "../ui/TokenPicker.tsx"
 import { chooseToken, PayingFields, useTokenPair } from "../ui/TokenPair.tsx"
 import { loadWallet } from "../wallet/LoadWallet.ts"
@@ -273,61 +273,57 @@ export const OrdersScreen = () => {
           <ErrorBox error={cancelError.value} title="Not cancelled" />
           <ErrorBox error={signing.error.value} title="Not signed" />
           {listStep.value === null ? null : <p class="wallet-step" role="status" aria-live="polite">{listStep.value}</p>}
-          <PagedListing
+          <PagedRows
             what="orders"
             resource={orders}
             itemsOf={(page) => page.orders}
             offset={offset}
             empty={<Empty>No orders{status.value === "" ? "" : ` that are ${status.value}`}. Place one with the form.</Empty>}
           >
-            {(page) => (
-              <ul class="list" aria-label="Orders">
-                {page.orders.map((order) => (
-                  <li key={order.id} class="row">
-                    <div>
-                      <span class={`badge ${order.status}`}>{order.status}</span>{" "}
-                      <Amount value={order.amountIn} symbol={order.tokenIn} /> → at least <Amount value={order.minAmountOut} symbol={order.tokenOut} /> on {order.network}
-                      <br />
-                      <small class="muted">
-                        limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
-                        {order.expiresAt === null || order.expiresAt === undefined ? "" : `; expires ${time(order.expiresAt)}`}
-                        {order.tradeId === null || order.tradeId === undefined ? "" : `; filled by ${order.tradeId}`}
-                      </small>
-                      <details>
-                        <summary>Signature</summary>
-                        <dl class="signature">
-                          <dt>Signer</dt>
-                          <dd><code class="wrap">{order.signer}</code></dd>
-                          <dt>Signature</dt>
-                          <dd>{order.signature === null ? "not signed yet" : <code class="wrap">{order.signature}</code>}</dd>
-                        </dl>
-                      </details>
-                    </div>
-                    {order.status === "pending"
-                      ? (
-                        <div class="actions">
-                          {awaitsSignature(order)
-                            ? (
-                              <button
-                                type="button"
-                                aria-label={`Sign order ${order.id} in wallet`}
-                                onClick={() => void signFromList(order)}
-                              >
-                                Sign in wallet
-                              </button>
-                            )
-                            : null}
-                          <button type="button" class="danger" aria-label={`Cancel order ${order.id}`} onClick={() => void cancel(order)}>
-                            Cancel
+            {(order) => (
+              <>
+                <div>
+                  <StatusBadge status={order.status} />{" "}
+                  <Amount value={order.amountIn} symbol={order.tokenIn} /> → at least <Amount value={order.minAmountOut} symbol={order.tokenOut} /> on {order.network}
+                  <br />
+                  <small class="muted">
+                    limit <span title={order.limitPrice}>{significant(order.limitPrice)}</span> {order.tokenOut}/{order.tokenIn}; placed {time(order.createdAt)}
+                    {order.expiresAt === null || order.expiresAt === undefined ? "" : `; expires ${time(order.expiresAt)}`}
+                    {order.tradeId === null || order.tradeId === undefined ? "" : `; filled by ${order.tradeId}`}
+                  </small>
+                  <details>
+                    <summary>Signature</summary>
+                    <dl class="signature">
+                      <dt>Signer</dt>
+                      <dd><code class="wrap">{order.signer}</code></dd>
+                      <dt>Signature</dt>
+                      <dd>{order.signature === null ? "not signed yet" : <code class="wrap">{order.signature}</code>}</dd>
+                    </dl>
+                  </details>
+                </div>
+                {order.status === "pending"
+                  ? (
+                    <div class="actions">
+                      {awaitsSignature(order)
+                        ? (
+                          <button
+                            type="button"
+                            aria-label={`Sign order ${order.id} in wallet`}
+                            onClick={() => void signFromList(order)}
+                          >
+                            Sign in wallet
                           </button>
-                        </div>
-                      )
-                      : null}
-                  </li>
-                ))}
-              </ul>
+                        )
+                        : null}
+                      <button type="button" class="danger" aria-label={`Cancel order ${order.id}`} onClick={() => void cancel(order)}>
+                        Cancel
+                      </button>
+                    </div>
+                  )
+                  : null}
+              </>
             )}
-          </PagedListing>
+          </PagedRows>
         </Section>
       </div>
     </div>

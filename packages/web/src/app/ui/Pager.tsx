@@ -23,24 +23,48 @@ export const Pager = (
   )
 }
 
+/** What a paginated list is read from, and what it says when the page is empty. */
+interface PagedProps<P extends Page, I> {
+  /** The resource in the plural, as the list's label and its states name it. */
+  readonly what: string
+  readonly resource: { readonly data: P | undefined; readonly error: unknown }
+  readonly itemsOf: (page: P) => ReadonlyArray<I>
+  /** The page's offset, which the pager moves. */
+  readonly offset: { value: number }
+  readonly empty: ComponentChildren
+}
+
 /**
  * A paginated list read from the API, as `Listing` shows it, with the pager under the page's
  * items; the pager moves `offset`, from which the screen reads the page.
  */
-export const PagedListing = <P extends Page,>(props: {
-  readonly what: string
-  readonly resource: { readonly data: P | undefined; readonly error: unknown }
-  readonly itemsOf: (page: P) => ReadonlyArray<unknown>
-  readonly offset: { value: number }
-  readonly empty: ComponentChildren
+export const PagedListing = <P extends Page,>(props: PagedProps<P, unknown> & {
   readonly children: (page: P) => ComponentChildren
 }) => (
   <Listing what={props.what} resource={props.resource} itemsOf={props.itemsOf} empty={props.empty}>
     {(page) => (
       <>
         {props.children(page)}
-        <Pager page={page} label={props.what[0]!.toUpperCase() + props.what.slice(1)} onOffset={(next) => (props.offset.value = next)} />
+        <Pager page={page} label={capitalised(props.what)} onOffset={(next) => (props.offset.value = next)} />
       </>
     )}
   </Listing>
 )
+
+/**
+ * A paginated list of resources with a row each (an alert, an order): `PagedListing` with the rows
+ * as a labelled list, keyed by the resource's id.
+ */
+export const PagedRows = <P extends Page, I extends { readonly id: string },>(props: PagedProps<P, I> & {
+  readonly children: (item: I) => ComponentChildren
+}) => (
+  <PagedListing what={props.what} resource={props.resource} itemsOf={props.itemsOf} offset={props.offset} empty={props.empty}>
+    {(page) => (
+      <ul class="list" aria-label={capitalised(props.what)}>
+        {props.itemsOf(page).map((item) => <li key={item.id} class="row">{props.children(item)}</li>)}
+      </ul>
+    )}
+  </PagedListing>
+)
+
+const capitalised = (text: string) => text[0]!.toUpperCase() + text.slice(1)

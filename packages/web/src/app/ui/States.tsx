@@ -66,3 +66,6 @@ export const Notice = ({ children }: { readonly children: ComponentChildren }) =
     {children}
   </p>
 )
+
+/** A resource's status (a trade's, an order's, an alert's, a delivery's), coloured by the stylesheet. */
+export const StatusBadge = ({ status }: { readonly status: string }) => <span class={`badge ${status}`}>{status}</span>
