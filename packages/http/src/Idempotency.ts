@@ -10,7 +10,7 @@ import { HttpServerResponse } from "effect/http"
 import { type ApiErrorOf, type ErrorEnvelope, toApiError } from "./api/ApiErrors.ts"
 import type { Enveloped } from "./api/Envelope.ts"
 import { sha256Hex } from "./Digest.ts"
-import { envelopeResponse, type SuccessStatus } from "./handlers/Respond.ts"
+import { envelopeResponse, type SuccessStatus } from "./handlers/Responder.ts"
 
 /** Key order must not change the fingerprint: `{a,b}` and `{b,a}` are the same request. */
 const canonicalJson = (value: unknown): string =>

@@ -6,7 +6,7 @@
  * reads it. The channel settings (`SMTP_URL` and its companions) are read by `@swapdesk/channels`.
  */
 import { Logging, parseCorsOrigins } from "@swapdesk/http"
-import { Config, Effect, type LogLevel, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Config, Effect, type LogLevel, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 
 /**
  * The text of a setting, read as `parse` reads it into a `Value`: the value, or why the server
@@ -92,7 +92,7 @@ const LogMax = Config.schema(wholeNumber("SIM_LOG_MAX", 1, 10_000_000), "SIM_LOG
 const CorsOrigins = Config.schema(
   settingText(Schema.Array(Schema.String), (text) => {
     const origins = parseCorsOrigins(text)
-    return typeof origins === "string" ? { refusal: `CORS_ORIGINS: ${origins}` } : { value: origins }
+    return Result.isFailure(origins) ? { refusal: `CORS_ORIGINS: ${origins.failure}` } : { value: origins.success }
   }),
   "CORS_ORIGINS"
 ).pipe(Config.withDefault<ReadonlyArray<string>>([]))

@@ -6,7 +6,7 @@ import { Notifications, webhookCreatedView, webhookDeliveryListView, webhookList
 import { Effect, identity } from "effect"
 import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 /** `NotificationsApi` on the `Notifications` use cases. */
 export const NotificationsHandlers = ApiHandlers.group(Api, "notifications", (handlers) =>

@@ -5,7 +5,7 @@ import { alertCreatedView, alertListView, Alerts, alertView } from "@swapdesk/co
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 /** `AlertsApi` on the `Alerts` use cases. */
 export const AlertsHandlers = ApiHandlers.group(Api, "alerts", (handlers) =>

@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import { Principal } from "../api/Security.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 /** `ApiKeysApi` on the `ApiKeys` use cases. */
 export const ApiKeysHandlers = ApiHandlers.group(Api, "apiKeys", (handlers) =>

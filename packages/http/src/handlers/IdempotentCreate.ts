@@ -6,7 +6,7 @@
 import type { DomainError } from "@swapdesk/core"
 import { Effect } from "effect"
 import { makeIdempotency } from "../Idempotency.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 /** What a creation request brings: the optional key, and the body it fingerprints. */
 export interface CreationRequest<Body> {

@@ -8,7 +8,7 @@ import { Effect, identity, Option } from "effect"
 import { Api } from "../api/Api.ts"
 import { MaybePrincipal } from "../api/Security.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { makeResponder } from "./Respond.ts"
+import { makeResponder } from "./Responder.ts"
 
 /** `MarketApi` on the `MarketData` use cases. */
 export const MarketHandlers = ApiHandlers.group(Api, "market", (handlers) =>

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeIdempotentCreate } from "./IdempotentCreate.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 /** `OrdersApi` on the `Orders` use cases. */
 export const OrdersHandlers = ApiHandlers.group(Api, "orders", (handlers) =>

@@ -5,7 +5,7 @@ import { Portfolio } from "@swapdesk/core"
 import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 /** `PortfolioApi` on the `Portfolio` use case. */
 export const PortfolioHandlers = ApiHandlers.group(Api, "portfolio", (handlers) =>

@@ -7,7 +7,7 @@ import { Api } from "../api/Api.ts"
 import type { NetworkHealthView } from "../api/SystemApi.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { VERSION } from "../Version.ts"
-import { makeResponder } from "./Respond.ts"
+import { makeResponder } from "./Responder.ts"
 
 /**
  * What the service runs on, as `/v1/health` reports it: `"custom"` unless the server that composes

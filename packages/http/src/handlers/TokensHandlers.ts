@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import type { TokenView } from "../api/TokensApi.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
-import { makeResponder } from "./Respond.ts"
+import { makeResponder } from "./Responder.ts"
 
 const tokenView = (token: Token): TokenView => {
   const addresses: Record<string, string> = {}

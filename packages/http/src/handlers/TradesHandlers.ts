@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import { Api } from "../api/Api.ts"
 import * as ApiHandlers from "../requestPath/ApiHandlers.ts"
 import { makeIdempotentCreate } from "./IdempotentCreate.ts"
-import { forAccount, makeResponder } from "./Respond.ts"
+import { forAccount, makeResponder } from "./Responder.ts"
 
 const decisionOf = (body: TradeApprovalBody): TradeDecision =>
   "signedTransaction" in body
