@@ -7,7 +7,7 @@
  * is a defect: `INTERNAL_ERROR` quoting the request id, and the cause logged at `Error` under
  * the same id, with the route that took the request.
  */
-import { Cause, Effect } from "effect"
+import { Cause, Effect, Predicate } from "effect"
 import { HttpServerError, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { ServerPlatform } from "../ServerPlatform.ts"
 import type { RequestNotes } from "./RequestNotes.ts"
@@ -49,37 +49,36 @@ const isClientGone = (cause: Cause.Cause<unknown>, platform: ServerPlatform): bo
 export const NETWORK_RETRY_AFTER_SECONDS = 5
 
 /**
- * The network a live adapter found down, when `cause` is that: a `NetworkUnavailable` failure or
- * defect naming its network (`@swapdesk/evm`'s, recognised by its tag, as this package depends on
- * no adapter). The node's own words stay out of the answer: an RPC URL may carry a provider's key.
+ * The network named by the failure or defect of `cause` tagged `tag`, when there is one: a live
+ * adapter's errors are recognised by their tag, as this package depends on no adapter. `undefined`
+ * when no such error is there; `null` when one is, without a network.
  */
-const unavailableNetwork = (cause: Cause.Cause<unknown>): string | undefined => {
+const networkOfTagged = (cause: Cause.Cause<unknown>, tag: string): string | null | undefined => {
   for (const reason of cause.reasons) {
     const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
-    if (
-      typeof error === "object" && error !== null &&
-      (error as { readonly _tag?: unknown })._tag === "NetworkUnavailable"
-    ) {
-      const network = (error as { readonly network?: unknown }).network
-      return typeof network === "string" ? `the ${network} network` : "the network"
+    if (Predicate.isTagged(error, tag)) {
+      return Predicate.hasProperty(error, "network") && typeof error.network === "string" ? error.network : null
     }
   }
   return undefined
 }
 
 /**
- * The network when `cause` is a live adapter finding no pool between the two tokens (`NoRoute`,
- * recognised by its tag): the request asked for a swap the exchange cannot make.
+ * The network a live adapter found down, when `cause` is that: `@swapdesk/evm`'s `NetworkUnavailable`
+ * failure or defect. The node's own words stay out of the answer: an RPC URL may carry a provider's key.
+ */
+const unavailableNetwork = (cause: Cause.Cause<unknown>): string | undefined => {
+  const network = networkOfTagged(cause, "NetworkUnavailable")
+  return network === undefined ? undefined : network === null ? "the network" : `the ${network} network`
+}
+
+/**
+ * The network when `cause` is a live adapter finding no pool between the two tokens (`NoRoute`):
+ * the request asked for a swap the exchange cannot make.
  */
 const noRouteNetwork = (cause: Cause.Cause<unknown>): string | undefined => {
-  for (const reason of cause.reasons) {
-    const error = reason._tag === "Fail" ? reason.error : reason._tag === "Die" ? reason.defect : undefined
-    if (typeof error === "object" && error !== null && (error as { readonly _tag?: unknown })._tag === "NoRoute") {
-      const network = (error as { readonly network?: unknown }).network
-      return typeof network === "string" ? network : "the network"
-    }
-  }
-  return undefined
+  const network = networkOfTagged(cause, "NoRoute")
+  return network === null ? "the network" : network
 }
 
 /** 499, as nginx logs it: never sent, as no one is left to read it. */
