@@ -1,8 +1,8 @@
 // Proves the dependency direction between the packages, from their sources and manifests: each
 // package's `src` imports only the packages it may depend on (core: effect and decimal.js only, no
 // Node built-ins; simulator: core, the signing libraries, a CSV parser and Node's file reading for
-// history files; http: core and a SHA-256, with Node's built-ins only behind its `@swapdesk/http/node`
-// entry, whose main entry reaches none; channels: core, Node and its two providers' libraries; store: core,
+// history files; http: core and a SHA-256, with Node's built-ins and Effect's Node platform only behind
+// its `@swapdesk/http/node` entry, whose main entry reaches neither; channels: core, Node and its two providers' libraries; store: core,
 // PostgreSQL's driver and node:sqlite; evm: core, viem and Node; server: all of them; web: its browser libraries, and effect,
 // Node and http's security headers for the layer that serves it), every package it imports is declared in its manifest,
 // and nothing it declares at run time goes unused. The web app itself (packages/web/src/app)
@@ -31,8 +31,8 @@ const allowed: Record<string, ReadonlyArray<string>> = {
     "node:"
   ],
   // A SHA-256 that needs no platform (docs/decisions.md, "The contract runs on any platform"); Node's
-  // built-ins only in `src/node`, the `@swapdesk/http/node` entry.
-  http: ["effect", "@swapdesk/core", "@noble/hashes", "node:"],
+  // built-ins and Effect's Node platform only in `src/node`, the `@swapdesk/http/node` entry.
+  http: ["effect", "@swapdesk/core", "@noble/hashes", "node:", "@effect/platform-node"],
   channels: ["effect", "@swapdesk/core", "node:", "nodemailer", "standardwebhooks"],
   // PostgreSQL's driver and node:sqlite (docs/storage.md).
   store: ["effect", "@swapdesk/core", "@effect/sql-pg", "node:"],
@@ -101,7 +101,7 @@ describe("package boundaries", () => {
     expect([...imported].sort()).toEqual(["@preact/signals", "lightweight-charts", "preact"])
   })
 
-  it("http's main entry runs on any platform: it reaches no Node module and no Node global", () => {
+  it("http's main entry runs on any platform: it reaches no Node module, no Node global and not Effect's Node platform", () => {
     const http = join(root, "packages", "http")
     const reached = reachedFrom(join(http, "src", "index.ts"))
     expect(reached.length).toBeGreaterThan(20)
@@ -109,7 +109,10 @@ describe("package boundaries", () => {
       const code = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "")
       const named = relative(http, file)
       return [
-        ...importedPackages(file).filter((dependency) => dependency === "node:").map(() => `${named} imports node:*`),
+        ...importedPackages(file).filter((dependency) =>
+          dependency === "node:" || dependency === "@effect/platform-node"
+        )
+          .map((dependency) => `${named} imports ${dependency}`),
         ...[...code.matchAll(/\b(Buffer|process|__dirname|__filename|require)\s*[.(]/g)].map(([, global]) =>
           `${named} uses ${global}`
         )
