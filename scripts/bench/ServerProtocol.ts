@@ -7,33 +7,17 @@
 export const MARKET_DATA_PATH = "/v1/market-data?token=SOL"
 
 /**
- * Which servers a process runs. Each group has a process of its own, so that no server's code is
- * warmed up (and its call sites made polymorphic) by another's load, as none is in production:
+ * Which server a process runs. Each has a process of its own, so that no server's code is warmed up
+ * (and its call sites made polymorphic) by another's load, as none is in production:
  * - `api`: the swapdesk server, which the targets hold;
  * - `raw`: `node:http` answering the market-data bytes, the baseline;
- * - `comparisons`: the `effect/http` and HttpApi floors answering the same bytes.
+ * - `runtime`: `node:http` answering them from one Effect fiber per request: Effect's runtime
+ *   without its HTTP server;
+ * - `router`: an `effect/http` router answering them from one route;
+ * - `apiBuilder`, `apiRoutes`: a one-endpoint `effect/http-api` definition answering them, served
+ *   by Effect's `HttpApiBuilder` and by swapdesk's `ApiRoutes`.
  */
-export type ServerGroup = "api" | "raw" | "comparisons"
-
-/** The servers each group answers on. */
-export interface ServerUrls {
-  readonly api: {
-    /** The swapdesk server. */
-    readonly apiUrl: string
-  }
-  readonly raw: {
-    /** `node:http` answering the market-data bytes. */
-    readonly rawUrl: string
-  }
-  readonly comparisons: {
-    /** An `effect/http` router answering the market-data bytes. */
-    readonly floorUrl: string
-    /** An `effect/http-api` endpoint served by `HttpApiBuilder`, answering the market-data bytes. */
-    readonly apiFloorUrl: string
-    /** The same endpoint served by swapdesk's `ApiRoutes`. */
-    readonly routesFloorUrl: string
-  }
-}
+export type ServerKind = "api" | "raw" | "runtime" | "router" | "apiBuilder" | "apiRoutes"
 
 export type ServerRequest =
   | { readonly type: "usage" }
@@ -42,7 +26,7 @@ export type ServerRequest =
   | { readonly type: "stop" }
 
 export type ServerReply =
-  | { readonly type: "ready"; readonly urls: ServerUrls[ServerGroup] }
+  | { readonly type: "ready"; readonly url: string }
   | {
     readonly type: "usage"
     /** User plus system CPU time since the process started, in microseconds. */

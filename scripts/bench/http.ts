@@ -1,24 +1,25 @@
 /**
  * The HTTP benchmark: requests per second, p99 latency and server CPU per request of the public
  * market-data route and the authenticated trade read, as ratios to baselines measured in the same
- * run: a raw `node:http` server answering the same bytes (the targets are set against it), an
- * `effect/http` router answering them (the floor of the platform swapdesk is built on), and one
- * `effect/http-api` endpoint answering them, served once by Effect's `HttpApiBuilder` and once by
- * swapdesk's `ApiRoutes` (what serving a definition adds), so the gap splits into the platform's
- * part, the definition's and swapdesk's own.
+ * run: a raw `node:http` server answering the same bytes (the targets are set against it), the same
+ * server answering them from one Effect fiber per request (Effect's runtime without its HTTP
+ * server), an `effect/http` router answering them (the floor of the platform swapdesk is built on),
+ * and one `effect/http-api` endpoint answering them, served once by Effect's `HttpApiBuilder` and
+ * once by swapdesk's `ApiRoutes` (what serving a definition adds), so the gap splits into the
+ * runtime's part, the HTTP platform's, the definition's and swapdesk's own.
  *
  * The servers run in child processes (`serverProcess.ts`) and autocannon in this one. On a
  * two-core machine that gives the server one core and the load generator the other; with both in
  * one process they would share one event loop, and autocannon's `workers` would only add threads
- * competing for the same two cores. The swapdesk server the targets hold, the raw baseline and the
- * comparisons each have a process of their own: a production server runs nothing else, and loading
- * the floors in the same process made the swapdesk routes 5-15% slower
- * (Effect's runtime, shared by all of them, compiled for every shape it had seen). Each phase
+ * competing for the same two cores. Every server has a process of its own: a production server runs
+ * nothing else, and loading the floors in the swapdesk server's process made its routes 5-15%
+ * slower, and each other about 10% (Effect's runtime, shared by all of them, compiled for every
+ * shape it had seen). Each phase
  * records how busy the server's event loop was (near 100%: the server was the bottleneck, not the
  * load generator), the CPU the server's process and this one used, and the server's CPU time per
  * response, which stays comparable when other work shares the machine.
  *
- * Targets run interleaved (raw, the three floors, health, market data, trade read) for `rounds` rounds; a ratio is
+ * Targets run interleaved (raw, the four floors, health, market data, trade read) for `rounds` rounds; a ratio is
  * taken within a round, against that round's baseline, and the table shows medians over rounds.
  *
  * Run alone with `node scripts/bench/http.ts`, or through `pnpm bench http`.
@@ -29,13 +30,7 @@ import { type ChildProcess, fork } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { atLeast, formatCount, formatRatio, median, printResult, reporter } from "./Report.ts"
 import type { BenchResult, Row } from "./Report.ts"
-import {
-  MARKET_DATA_PATH,
-  type ServerGroup,
-  type ServerReply,
-  type ServerRequest,
-  type ServerUrls
-} from "./ServerProtocol.ts"
+import { MARKET_DATA_PATH, type ServerKind, type ServerReply, type ServerRequest } from "./ServerProtocol.ts"
 
 const { progress, row } = reporter("http")
 
@@ -53,17 +48,16 @@ type Usage = Extract<ServerReply, { type: "usage" }>
 
 /** One server process, started and ready (`serverProcess.ts`). */
 export interface ServerProcess {
+  /** Where its server listens. */
+  readonly url: string
   readonly usage: () => Promise<Usage>
   readonly profileStart: () => void
   readonly profileStop: (file: string) => Promise<void>
   readonly stop: () => Promise<void>
 }
 
-/** Every server process, started and ready, and where each server listens. */
-export type Servers = ServerUrls["api"] & ServerUrls["raw"] & ServerUrls["comparisons"] & {
-  readonly api: ServerProcess
-  readonly raw: ServerProcess
-  readonly comparisons: ServerProcess
+/** Every server process, started and ready. */
+export type Servers = { readonly [Kind in ServerKind]: ServerProcess } & {
   readonly bodyBytes: number
   readonly stop: () => Promise<void>
 }
@@ -81,39 +75,34 @@ const nextReply = <T extends ServerReply["type"]>(child: ChildProcess, type: T) 
     child.once("exit", onExit)
   })
 
-/** Starts `group`'s servers in a process of their own; `body` is what `raw` and `comparisons` answer. */
-const startServerProcess = async <G extends ServerGroup>(
-  group: G,
-  body?: Uint8Array
-): Promise<{ readonly process: ServerProcess; readonly urls: ServerUrls[G] }> => {
-  const args = body === undefined ? [group] : [group, Buffer.from(body).toString("base64")]
+/** Starts `kind`'s server in a process of its own; `body` is what every kind but `api` answers. */
+const startServerProcess = async (kind: ServerKind, body?: Uint8Array): Promise<ServerProcess> => {
+  const args = body === undefined ? [kind] : [kind, Buffer.from(body).toString("base64")]
   const child = fork(fileURLToPath(new URL("serverProcess.ts", import.meta.url)), args, {
     execArgv: [],
     stdio: ["ignore", "inherit", "inherit", "ipc"]
   })
   const send = (message: ServerRequest) => child.send(message)
-  const ready = await nextReply(child, "ready")
+  const { url } = await nextReply(child, "ready")
   return {
-    urls: ready.urls as ServerUrls[G],
-    process: {
-      usage: () => {
-        const reply = nextReply(child, "usage")
-        send({ type: "usage" })
-        return reply
-      },
-      profileStart: () => send({ type: "profileStart" }),
-      profileStop: async (file) => {
-        const reply = nextReply(child, "profileSaved")
-        send({ type: "profileStop", file })
-        await reply
-      },
-      stop: () =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve()
-          child.once("exit", () => resolve())
-          send({ type: "stop" })
-        })
-    }
+    url,
+    usage: () => {
+      const reply = nextReply(child, "usage")
+      send({ type: "usage" })
+      return reply
+    },
+    profileStart: () => send({ type: "profileStart" }),
+    profileStop: async (file) => {
+      const reply = nextReply(child, "profileSaved")
+      send({ type: "profileStop", file })
+      await reply
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once("exit", () => resolve())
+        send({ type: "stop" })
+      })
   }
 }
 
@@ -123,23 +112,23 @@ const startServerProcess = async <G extends ServerGroup>(
  */
 export const startServers = async (): Promise<Servers> => {
   const api = await startServerProcess("api")
-  const response = await fetch(`${api.urls.apiUrl}${MARKET_DATA_PATH}`)
+  const response = await fetch(`${api.url}${MARKET_DATA_PATH}`)
   if (response.status !== 200) throw new Error(`GET ${MARKET_DATA_PATH} answered ${response.status}`)
   const body = new Uint8Array(await response.arrayBuffer())
-  const [raw, comparisons] = await Promise.all([
-    startServerProcess("raw", body),
-    startServerProcess("comparisons", body)
+  const start = (kind: Exclude<ServerKind, "api">) => startServerProcess(kind, body)
+  const [raw, runtime, router, apiBuilder, apiRoutes] = await Promise.all([
+    start("raw"),
+    start("runtime"),
+    start("router"),
+    start("apiBuilder"),
+    start("apiRoutes")
   ])
+  const processes = { api, raw, runtime, router, apiBuilder, apiRoutes }
   return {
-    ...api.urls,
-    ...raw.urls,
-    ...comparisons.urls,
-    api: api.process,
-    raw: raw.process,
-    comparisons: comparisons.process,
+    ...processes,
     bodyBytes: body.byteLength,
     stop: async () => {
-      await Promise.all([api.process.stop(), raw.process.stop(), comparisons.process.stop()])
+      await Promise.all(Object.values(processes).map((server) => server.stop()))
     }
   }
 }
@@ -176,43 +165,48 @@ export interface TradeIds {
 
 /** Creates the trade the server's authenticated read reads. */
 export const createTrades = async (servers: Servers): Promise<TradeIds> => ({
-  apiRoutes: await createTrade(servers.apiUrl)
+  apiRoutes: await createTrade(servers.api.url)
 })
 
 /**
- * Baselines first: raw `node:http`, then the `effect/http` and the two HttpApi floors, then the
- * swapdesk routes: health (the cheapest) and the two the targets hold.
+ * Baselines first: raw `node:http`, then Effect's runtime on it, the `effect/http` and the two
+ * HttpApi floors, then the swapdesk routes: health (the cheapest) and the two the targets hold.
  */
 export const targetsOf = (servers: Servers, tradeIds: TradeIds) =>
   ({
-    raw: { name: "raw node:http, same body", url: `${servers.rawUrl}${MARKET_DATA_PATH}`, server: servers.raw },
+    raw: { name: "raw node:http, same body", url: `${servers.raw.url}${MARKET_DATA_PATH}`, server: servers.raw },
+    runtime: {
+      name: "node:http, an Effect fiber per request, same body",
+      url: `${servers.runtime.url}${MARKET_DATA_PATH}`,
+      server: servers.runtime
+    },
     floor: {
       name: "effect/http router, same body",
-      url: `${servers.floorUrl}${MARKET_DATA_PATH}`,
-      server: servers.comparisons
+      url: `${servers.router.url}${MARKET_DATA_PATH}`,
+      server: servers.router
     },
     apiFloor: {
       name: "HttpApiBuilder, one endpoint, same body",
-      url: `${servers.apiFloorUrl}${MARKET_DATA_PATH}`,
-      server: servers.comparisons
+      url: `${servers.apiBuilder.url}${MARKET_DATA_PATH}`,
+      server: servers.apiBuilder
     },
     routesFloor: {
       name: "ApiRoutes, one endpoint, same body",
-      url: `${servers.routesFloorUrl}${MARKET_DATA_PATH}`,
-      server: servers.comparisons
+      url: `${servers.apiRoutes.url}${MARKET_DATA_PATH}`,
+      server: servers.apiRoutes
     },
     // No input, no key, nothing of the domain: what every answer of the API costs (admission, the
     // rate limiter, the envelope, the stamp), to set beside the two routes the targets hold.
-    health: { name: "GET /v1/health", url: `${servers.apiUrl}/v1/health`, server: servers.api },
+    health: { name: "GET /v1/health", url: `${servers.api.url}/v1/health`, server: servers.api },
     marketData: {
       name: `GET ${MARKET_DATA_PATH}`,
-      url: `${servers.apiUrl}${MARKET_DATA_PATH}`,
+      url: `${servers.api.url}${MARKET_DATA_PATH}`,
       server: servers.api,
       minimumRatioToRaw: 0.6
     },
     tradeRead: {
       name: "GET /v1/trades/{id}, Bearer",
-      url: `${servers.apiUrl}/v1/trades/${tradeIds.apiRoutes}`,
+      url: `${servers.api.url}/v1/trades/${tradeIds.apiRoutes}`,
       server: servers.api,
       headers: { authorization: `Bearer ${proKey}` },
       minimumRatioToRaw: 0.5
@@ -283,6 +277,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
     const byName = targetsOf(servers, await createTrades(servers))
     const targets: ReadonlyArray<LoadTarget> = [
       byName.raw,
+      byName.runtime,
       byName.floor,
       byName.apiFloor,
       byName.routesFloor,
@@ -343,7 +338,7 @@ export const runHttpBench = async (options: HttpOptions = defaultHttpOptions): P
           )
         }
       }
-      if (target !== byName.raw && target !== byName.floor) {
+      if (target !== byName.raw && target !== byName.runtime && target !== byName.floor) {
         add("  ratio to effect/http floor", formatRatio(ratioTo(runs, floor)))
       }
       if (target === byName.routesFloor) {

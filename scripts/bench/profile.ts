@@ -5,7 +5,7 @@
  * autocannon loads it. Writes `.reports/profiles/<route>.cpuprofile` (open it in Chrome DevTools or
  * speedscope) and prints where the time went.
  *
- *   pnpm exec node scripts/bench/profile.ts [market-data|trade|routes-floor|api-floor|floor|raw]... [--seconds N]
+ *   pnpm exec node scripts/bench/profile.ts [market-data|trade|health|routes-floor|api-floor|floor|runtime|raw]... [--seconds N]
  */
 import { mkdirSync } from "node:fs"
 import { readFileSync } from "node:fs"
@@ -16,9 +16,11 @@ import { progress } from "./Report.ts"
 
 const routes = {
   raw: "raw",
+  runtime: "runtime",
   floor: "floor",
   "api-floor": "apiFloor",
   "routes-floor": "routesFloor",
+  health: "health",
   "market-data": "marketData",
   trade: "tradeRead"
 } as const

@@ -1,22 +1,25 @@
 /**
- * One group of the servers the HTTP benchmark loads (`ServerProtocol.ts`, `ServerGroup`), in a
- * child process of its own, so that the load generator (autocannon, in the parent) does not take
- * their CPU and no group's load shapes another's compiled code:
+ * One of the servers the HTTP benchmark loads (`ServerProtocol.ts`, `ServerKind`), in a child
+ * process of its own, so that the load generator (autocannon, in the parent) does not take its CPU
+ * and no other server's load shapes its compiled code:
  *
  * - `api`: the swapdesk server on a manual-clock copy of the demo scenario, built and served as
  *   `packages/server/src/main.ts` serves it;
  * - `raw`: a raw `node:http` server answering the bytes the swapdesk server gave for
  *   `GET /v1/market-data?token=SOL`: the baseline, what this machine's Node can serve at all;
- * - `comparisons`: an `effect/http` router answering the same bytes from one route, with no
- *   HttpApi, middleware, schema or domain (the floor of the platform swapdesk is built on, which
- *   tells how much of the gap to raw is the framework's and how much is swapdesk's); two
- *   `effect/http-api` servers with one endpoint (`GET /v1/market-data`, its query decoded by a
- *   one-field schema) answering the same bytes, with no middleware or domain, one served by Effect's
- *   `HttpApiBuilder` and one by swapdesk's `ApiRoutes` (what each adds to a request).
+ * - `runtime`: the same server answering the same bytes from one Effect fiber per request, run on
+ *   Node's server rather than Effect's: what Effect's runtime alone adds to a request;
+ * - `router`: an `effect/http` router answering the same bytes from one route, with no HttpApi,
+ *   middleware, schema or domain (the floor of the platform swapdesk is built on, which tells how
+ *   much of the gap to raw is the framework's and how much is swapdesk's);
+ * - `apiBuilder`, `apiRoutes`: an `effect/http-api` definition with one endpoint
+ *   (`GET /v1/market-data`, its query decoded by a one-field schema) answering the same bytes, with
+ *   no middleware or domain, served by Effect's `HttpApiBuilder` and by swapdesk's `ApiRoutes` (what
+ *   each adds to a request).
  *
- * The group is the first argument; `raw` and `comparisons` take the bytes to answer, base64, as the
- * second. Spoken to over the IPC channel. Started by `http.ts` and `profile.ts`; not meant to be
- * run by hand.
+ * The kind is the first argument; every kind but `api` takes the bytes to answer, base64, as the
+ * second. Spoken to over the IPC channel. Started by `http.ts`, `profile.ts` and `trees.ts`; not
+ * meant to be run by hand.
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { MarketClock } from "@swapdesk/core"
@@ -24,30 +27,57 @@ import { ApiHandlers, ApiRoutes, serve } from "@swapdesk/http"
 import { ClientErrors, gracefulShutdown, NodeServerPlatform } from "@swapdesk/http/node"
 import { simulatorApp } from "@swapdesk/server"
 import { decodeScenario, demoScenario } from "@swapdesk/simulator"
-import { Context, Effect, Layer, Schema, type Scope } from "effect"
+import { Context, Effect, Exit, Layer, Schema, type Scope } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { writeFileSync } from "node:fs"
-import { createServer } from "node:http"
+import { createServer, type RequestListener } from "node:http"
 import { Session } from "node:inspector/promises"
 import type { AddressInfo } from "node:net"
 import { performance } from "node:perf_hooks"
-import type { ServerGroup, ServerReply, ServerRequest, ServerUrls } from "./ServerProtocol.ts"
+import type { ServerKind, ServerReply, ServerRequest } from "./ServerProtocol.ts"
 
 const HOST = "127.0.0.1"
 
 const reply = (message: ServerReply) => process.send!(message)
 
-/** Serves `body` to every request, as fast as `node:http` can. */
-const startRaw = (body: Uint8Array) =>
+/** A `node:http` server answering every request with `listener`; answers its address. */
+const startNode = (listener: RequestListener) =>
   new Promise<string>((resolve) => {
-    const headers = { "content-type": "application/json", "content-length": String(body.byteLength) }
-    const server = createServer((_request, response) => {
-      response.writeHead(200, headers)
-      response.end(body)
-    })
+    const server = createServer(listener)
     server.listen(0, HOST, () => resolve(`http://${HOST}:${(server.address() as AddressInfo).port}`))
   })
+
+const bodyHeaders = (body: Uint8Array) => ({
+  "content-type": "application/json",
+  "content-length": String(body.byteLength)
+})
+
+/** Serves `body` to every request, as fast as `node:http` can. */
+const startRaw = (body: Uint8Array) => {
+  const headers = bodyHeaders(body)
+  return startNode((_request, response) => {
+    response.writeHead(200, headers)
+    response.end(body)
+  })
+}
+
+/**
+ * Serves `body` to every request from a fiber of its own, forked from Node's `request` event and
+ * observed to its end, as a server on Effect's runtime without its HTTP server would: the request
+ * path's cost that is Effect's runtime alone.
+ */
+const startRuntime = (body: Uint8Array) => {
+  const headers = bodyHeaders(body)
+  const answer = Effect.succeed(body)
+  return startNode((_request, response) => {
+    Effect.runFork(answer).addObserver((exit) => {
+      if (Exit.isFailure(exit)) return response.destroy()
+      response.writeHead(200, headers)
+      response.end(exit.value)
+    })
+  })
+}
 
 const profiler = new Session()
 
@@ -163,34 +193,36 @@ const startApiFloor = (body: Uint8Array, builder: "HttpApiBuilder" | "ApiRoutes"
   )
 }
 
-const [group, bodyBase64] = process.argv.slice(2) as [ServerGroup, string | undefined]
+const [kind, bodyBase64] = process.argv.slice(2) as [ServerKind, string | undefined]
 const body = (): Uint8Array => {
-  if (bodyBase64 === undefined) throw new Error(`the ${group} servers need the bytes to answer`)
+  if (bodyBase64 === undefined) throw new Error(`the ${kind} server needs the bytes to answer`)
   return new Uint8Array(Buffer.from(bodyBase64, "base64"))
 }
 
-/** Starts `group`'s servers; answers where they listen. */
-const startGroup = (): Effect.Effect<ServerUrls[ServerGroup], unknown, Scope.Scope> => {
-  switch (group) {
+/** Starts `kind`'s server; answers where it listens. */
+const startKind = (): Effect.Effect<string, unknown, Scope.Scope> => {
+  switch (kind) {
     case "api":
-      return Effect.map(startApi(), (apiUrl) => ({ apiUrl }))
+      return startApi()
     case "raw":
-      return Effect.map(Effect.promise(() => startRaw(body())), (rawUrl) => ({ rawUrl }))
-    case "comparisons":
-      return Effect.all({
-        floorUrl: startFloor(body()),
-        apiFloorUrl: startApiFloor(body(), "HttpApiBuilder"),
-        routesFloorUrl: startApiFloor(body(), "ApiRoutes")
-      })
+      return Effect.promise(() => startRaw(body()))
+    case "runtime":
+      return Effect.promise(() => startRuntime(body()))
+    case "router":
+      return startFloor(body())
+    case "apiBuilder":
+      return startApiFloor(body(), "HttpApiBuilder")
+    case "apiRoutes":
+      return startApiFloor(body(), "ApiRoutes")
   }
 }
 
 const program = Effect.gen(function*() {
-  const urls = yield* startGroup()
+  const url = yield* startKind()
   process.on("message", (message: ServerRequest) => void handle(message))
   // Nothing else keeps the child alive once the parent has gone.
   process.on("disconnect", () => process.exit(0))
-  reply({ type: "ready", urls })
+  reply({ type: "ready", url })
   return yield* Effect.never
 }).pipe(Effect.scoped)
 

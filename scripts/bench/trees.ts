@@ -50,8 +50,7 @@ const start = async (tree: string) => {
       child.on("message", onMessage)
     })
   const send = (message: ServerRequest) => child.send(message)
-  const ready = await next("ready")
-  const url = (ready.urls as { readonly apiUrl: string }).apiUrl
+  const { url } = await next("ready")
   const usage = (): Promise<Usage> => {
     const reply = next("usage")
     send({ type: "usage" })
