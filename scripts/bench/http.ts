@@ -13,14 +13,15 @@
  * one process they would share one event loop, and autocannon's `workers` would only add threads
  * competing for the same two cores. Every server has a process of its own: a production server runs
  * nothing else, and loading the floors in the swapdesk server's process made its routes 5-15%
- * slower, and each other about 10% (Effect's runtime, shared by all of them, compiled for every
- * shape it had seen). Each phase
- * records how busy the server's event loop was (near 100%: the server was the bottleneck, not the
- * load generator), the CPU the server's process and this one used, and the server's CPU time per
- * response, which stays comparable when other work shares the machine.
+ * slower, and the floors each other about 10% (Effect's runtime, shared by all of them, compiled
+ * for every shape it had seen). Each phase records how busy the server's event loop was (near 100%:
+ * the server was the bottleneck, not the load generator), the CPU the server's process and this one
+ * used, and the server's CPU time per response, which stays comparable when other work shares the
+ * machine.
  *
- * Targets run interleaved (raw, the four floors, health, market data, trade read) for `rounds` rounds; a ratio is
- * taken within a round, against that round's baseline, and the table shows medians over rounds.
+ * Targets run interleaved (raw, the four floors, health, market data, trade read) for `rounds`
+ * rounds; a ratio is taken within a round, against that round's baseline, and the table shows
+ * medians over rounds.
  *
  * Run alone with `node scripts/bench/http.ts`, or through `pnpm bench http`.
  */

@@ -32,6 +32,10 @@ const CONNECTIONS_EACH = 5
 
 type Usage = Extract<ServerReply, { type: "usage" }>
 
+/** Where a tree's server listens: a checkout from before each server had a process of its own says `urls.apiUrl`. */
+const urlOf = (ready: { readonly url?: string; readonly urls?: { readonly apiUrl: string } }): string =>
+  ready.url ?? ready.urls!.apiUrl
+
 /** One tree's swapdesk server, started and ready. */
 const start = async (tree: string) => {
   const directory = resolve(tree)
@@ -50,7 +54,7 @@ const start = async (tree: string) => {
       child.on("message", onMessage)
     })
   const send = (message: ServerRequest) => child.send(message)
-  const { url } = await next("ready")
+  const url = urlOf(await next("ready"))
   const usage = (): Promise<Usage> => {
     const reply = next("usage")
     send({ type: "usage" })
